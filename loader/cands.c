@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cands.c - candidate target types by essential name.
+ *
+ * libbpf scans every target type for every local type; relocore indexes
+ * the target once (essential-name hash -> type ids, sorted) and looks
+ * candidates up by binary search.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int ent_cmp(const void *a, const void *b)
+{
+	const struct rc_name_ent *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Kinds that can be the root of a relocation (others never are candidates). */
+static bool indexable(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_FUNC_PROTO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Index the named types of @btf from @start_id on. */
+int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
+			uint32_t start_id)
+{
+	uint32_t i, n = btf__type_cnt(btf);
+
+	memset(idx, 0, sizeof(*idx));
+	idx->btf = btf;
+	idx->start_id = start_id;
+	if (n <= start_id)
+		return 0;
+	idx->ent = malloc(sizeof(*idx->ent) * (n - start_id));
+	if (!idx->ent)
+		return -ENOMEM;
+	for (i = start_id; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+		const char *name;
+
+		if (!t || !t->name_off || !indexable(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (rc_str_empty(name))
+			continue;
+		idx->ent[idx->n].hash = rc_name_hash(name, rc_essential_name_len(name));
+		idx->ent[idx->n].id = i;
+		idx->n++;
+	}
+	qsort(idx->ent, idx->n, sizeof(*idx->ent), ent_cmp);
+	return 0;
+}
+
+void rc_name_index_free(struct rc_name_index *idx)
+{
+	free(idx->ent);
+	memset(idx, 0, sizeof(*idx));
+}
+
+static int cands_push(struct rc_cands *c, const struct btf *btf, uint32_t id)
+{
+	if (c->len == c->cap) {
+		int cap = c->cap ? c->cap * 2 : 4;
+		struct rc_cand *p = realloc(c->c, sizeof(*p) * cap);
+
+		if (!p)
+			return -ENOMEM;
+		c->c = p;
+		c->cap = cap;
+	}
+	c->c[c->len++] = (struct rc_cand){ btf, id };
+	return 0;
+}
+
+/* Add the candidates of one index, in type id order (as libbpf finds them). */
+static int add_cands(const struct rc_name_index *idx, const struct btf_type *lt,
+		     const char *lname, size_t llen, struct rc_cands *out)
+{
+	uint32_t h = rc_name_hash(lname, llen);
+	size_t lo = 0, hi = idx->n;
+	int err;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (idx->ent[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < idx->n && idx->ent[lo].hash == h; lo++) {
+		const struct btf_type *t = btf__type_by_id(idx->btf, idx->ent[lo].id);
+		const char *n = btf__name_by_offset(idx->btf, t->name_off);
+
+		if (!(btf_kind(t) == btf_kind(lt) ||
+		      (btf_is_any_enum(t) && btf_is_any_enum(lt))))
+			continue;
+		if (rc_essential_name_len(n) != llen || strncmp(n, lname, llen))
+			continue;
+		err = cands_push(out, idx->btf, idx->ent[lo].id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int rc_core_find_cands(const struct btf *local, uint32_t local_id,
+		       const struct rc_target *target, struct rc_cands *out)
+{
+	const struct btf_type *lt = rc_type(local, local_id);
+	const char *lname;
+	size_t llen;
+	int i, err;
+
+	memset(out, 0, sizeof(*out));
+	if (!lt)
+		return -EINVAL;
+	lname = rc_name(local, lt->name_off);
+	if (rc_str_empty(lname))
+		return -EINVAL;
+	llen = rc_essential_name_len(lname);
+	err = add_cands(&target->vidx, lt, lname, llen, out);
+	/* modules are searched only when vmlinux has no candidate */
+	for (i = 0; !err && !out->len && i < target->nr_mods; i++)
+		err = add_cands(&target->mods[i].idx, lt, lname, llen, out);
+	if (err) {
+		free(out->c);
+		memset(out, 0, sizeof(*out));
+	}
+	return err;
+}

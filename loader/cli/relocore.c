@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * relocore - explain and apply CO-RE relocations of BPF objects.
+ *
+ *   relocore explain OBJ [--btf FILE] [--json]
+ *   relocore reloc OBJ --btf FILE -o OUT.o
+ */
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relocore.h"
+
+#define MAX_MODULES 64
+
+struct opts {
+	const char *obj;
+	const char *btf;
+	const char *base_btf;
+	const char *out;
+	const char *mods[MAX_MODULES];
+	int nr_mods;
+	bool json;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: relocore COMMAND [OPTIONS]\n"
+"\n"
+"Commands:\n"
+"  explain OBJ [--btf FILE] [--json]\n"
+"        Decide every CO-RE relocation of OBJ against the target BTF and\n"
+"        print one line per relocation: section, instruction, kind, the\n"
+"        access as C, the target type, old -> new value, or why the\n"
+"        relocation was poisoned or refused.  Exit 1 if any was refused.\n"
+"  reloc OBJ --btf FILE -o OUT\n"
+"        Write OBJ relocated for the target: instructions patched, the\n"
+"        core_relo records consumed, everything else kept, so stock libbpf\n"
+"        loads it without doing CO-RE.  Nothing is written on failure.\n"
+"\n"
+"Options:\n"
+"  --btf FILE       target BTF: raw BTF or an ELF file with .BTF\n"
+"                   (default /sys/kernel/btf/vmlinux)\n"
+"  --base-btf FILE  FILE given to --btf is split BTF over this base\n"
+"  --module FILE    module BTF split over the target, searched when the\n"
+"                   target has no candidate (repeatable)\n"
+"  --json           machine-readable output (explain)\n"
+"  -o, --output OUT output object (reloc)\n"
+"  -h, --help       this text\n");
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "btf", required_argument, NULL, 'b' },
+		{ "base-btf", required_argument, NULL, 'B' },
+		{ "module", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->btf = "/sys/kernel/btf/vmlinux";
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'b': o->btf = optarg; break;
+		case 'B': o->base_btf = optarg; break;
+		case 'm':
+			if (o->nr_mods == MAX_MODULES) {
+				fprintf(stderr, "relocore: too many --module\n");
+				return -1;
+			}
+			o->mods[o->nr_mods++] = optarg;
+			break;
+		case 'j': o->json = true; break;
+		case 'o': o->out = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "relocore: expected exactly one object file\n");
+		usage(stderr);
+		return -1;
+	}
+	o->obj = argv[optind];
+	return 0;
+}
+
+static struct rc_target *open_target(const struct opts *o)
+{
+	struct rc_error err = { "" };
+	struct rc_target *t;
+	int i;
+
+	t = rc_target_open(o->btf, o->base_btf, &err);
+	if (!t) {
+		fprintf(stderr, "relocore: target: %s\n", err.msg);
+		return NULL;
+	}
+	for (i = 0; i < o->nr_mods; i++) {
+		if (rc_target_add_module(t, o->mods[i], &err)) {
+			fprintf(stderr, "relocore: module: %s\n", err.msg);
+			rc_target_free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* "struct task_struct" for type @id of @btf, "" when there is none. */
+static void type_str(const struct btf *btf, uint32_t id, char *buf, size_t sz)
+{
+	const struct btf_type *t;
+	const char *kw = "", *name;
+
+	buf[0] = 0;
+	if (!btf || !id || id >= btf__type_cnt(btf))
+		return;
+	t = btf__type_by_id(btf, id);
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT: kw = "struct "; break;
+	case BTF_KIND_UNION: kw = "union "; break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64: kw = "enum "; break;
+	case BTF_KIND_FWD: kw = "fwd "; break;
+	case BTF_KIND_TYPEDEF: kw = "typedef "; break;
+	}
+	name = btf__name_by_offset(btf, t->name_off);
+	snprintf(buf, sz, "%s%s", kw, name && *name ? name : "<anon>");
+}
+
+static const char *outcome_str(const struct rc_result *r)
+{
+	if (r->d.outcome == RC_ERROR || r->patch_err[0])
+		return "error";
+	return r->d.outcome == RC_POISON ? "poisoned" : "ok";
+}
+
+static void print_text(const struct rc_object *obj, const char *target,
+		       const struct rc_result *res, size_t n)
+{
+	size_t i;
+
+	printf("%s: %zu CO-RE relocation(s) against %s\n", rc_object_name(obj), n,
+	       target);
+	for (i = 0; i < n; i++) {
+		const struct rc_result *r = &res[i];
+		char acc[256], tt[160];
+
+		rc_spec_format(&r->d.local, acc, sizeof(acc));
+		type_str(r->d.targ_btf, r->d.targ_type_id, tt, sizeof(tt));
+		printf("%-24s #%-5u %-14s %-36s ", r->section, r->insn_idx,
+		       rc_relo_kind_str(r->relo.kind), acc[0] ? acc : r->access);
+		if (r->d.outcome == RC_ERROR)
+			printf("REFUSED: %s\n", r->d.reason);
+		else if (r->patch_err[0])
+			printf("REFUSED: %s\n", r->patch_err);
+		else if (r->d.outcome == RC_POISON)
+			printf("POISONED: %s\n", r->d.reason);
+		else if (tt[0])
+			printf("=> %s [%u]  %llu -> %llu\n", tt, r->d.targ_type_id,
+			       (unsigned long long)r->d.orig_val,
+			       (unsigned long long)r->d.new_val);
+		else
+			printf("=> (none)  %llu -> %llu\n",
+			       (unsigned long long)r->d.orig_val,
+			       (unsigned long long)r->d.new_val);
+	}
+}
+
+static void print_json(const struct rc_object *obj, const char *target,
+		       const struct rc_result *res, size_t n)
+{
+	size_t i;
+
+	printf("{\"object\":");
+	json_str(stdout, rc_object_name(obj));
+	printf(",\"target\":");
+	json_str(stdout, target);
+	printf(",\"relocations\":[");
+	for (i = 0; i < n; i++) {
+		const struct rc_result *r = &res[i];
+		char acc[256], lt[160], tt[160], spec[RC_MAX_SPEC_LEN * 12] = "";
+		int k;
+		size_t len = 0;
+
+		rc_spec_format(&r->d.local, acc, sizeof(acc));
+		type_str(rc_object_btf(obj), r->relo.type_id, lt, sizeof(lt));
+		type_str(r->d.targ_btf, r->d.targ_type_id, tt, sizeof(tt));
+		for (k = 0; r->d.targ_type_id && k < r->d.targ.raw_len; k++)
+			len += snprintf(spec + len, sizeof(spec) - len, "%s%u",
+					k ? ":" : "", r->d.targ.raw[k]);
+		printf("%s{\"section\":", i ? "," : "");
+		json_str(stdout, r->section);
+		printf(",\"insn\":%u,\"kind\":\"%s\",\"access\":", r->insn_idx,
+		       rc_relo_kind_str(r->relo.kind));
+		json_str(stdout, acc);
+		printf(",\"spec\":");
+		json_str(stdout, r->access);
+		printf(",\"target_spec\":");
+		json_str(stdout, spec);
+		printf(",\"local_type_id\":%u,\"local_type\":", r->relo.type_id);
+		json_str(stdout, lt);
+		printf(",\"target_type_id\":%u,\"target_type\":", r->d.targ_type_id);
+		json_str(stdout, tt);
+		printf(",\"target_bit_offset\":%u,\"old\":%llu,\"new\":%llu,\"result\":\"%s\",\"reason\":",
+		       r->d.targ.bit_offset, (unsigned long long)r->d.orig_val,
+		       (unsigned long long)r->d.new_val, outcome_str(r));
+		json_str(stdout, r->d.outcome == RC_ERROR || !r->patch_err[0] ?
+				 r->d.reason : r->patch_err);
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+static int cmd_explain(int argc, char **argv)
+{
+	struct rc_error err = { "" };
+	const struct rc_result *res = NULL;
+	struct rc_object *obj;
+	struct rc_target *t;
+	struct opts o;
+	size_t i, n;
+	int ret = 0;
+
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	obj = rc_object_open(o.obj, &err);
+	if (!obj) {
+		fprintf(stderr, "relocore: %s\n", err.msg);
+		return 1;
+	}
+	t = open_target(&o);
+	if (!t) {
+		rc_object_free(obj);
+		return 1;
+	}
+	if (rc_object_relocate(obj, t, &res, &err))
+		ret = 1;
+	n = rc_object_relo_count(obj);
+	if (o.json)
+		print_json(obj, o.btf, res, n);
+	else
+		print_text(obj, o.btf, res, n);
+	for (i = 0; i < n && !ret; i++)
+		if (res[i].d.outcome == RC_ERROR || res[i].patch_err[0])
+			ret = 1;
+	if (ret && err.msg[0])
+		fprintf(stderr, "relocore: %s\n", err.msg);
+	rc_target_free(t);
+	rc_object_free(obj);
+	return ret;
+}
+
+static int cmd_reloc(int argc, char **argv)
+{
+	struct rc_error err = { "" };
+	struct rc_object *obj;
+	struct rc_target *t;
+	struct opts o;
+	int ret = 1;
+
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	if (!o.out) {
+		fprintf(stderr, "relocore reloc: -o OUT is required\n");
+		return 2;
+	}
+	obj = rc_object_open(o.obj, &err);
+	if (!obj) {
+		fprintf(stderr, "relocore: %s\n", err.msg);
+		return 1;
+	}
+	t = open_target(&o);
+	if (t && !rc_object_relocate(obj, t, NULL, &err) &&
+	    !rc_object_write(obj, o.out, &err))
+		ret = 0;
+	else if (t)
+		fprintf(stderr, "relocore: %s\n", err.msg);
+	rc_target_free(t);
+	rc_object_free(obj);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	libbpf_set_print(NULL);
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "explain"))
+		return cmd_explain(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "reloc"))
+		return cmd_reloc(argc - 1, argv + 1);
+	fprintf(stderr, "relocore: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* internal.h - helpers shared by librelocore's files; not installed. */
+#ifndef RELOCORE_INTERNAL_H
+#define RELOCORE_INTERNAL_H
+
+#include <bpf/btf.h>
+#include <linux/bpf.h>
+#include <stdarg.h>
+
+#include "relocore.h"
+
+/* Nesting limit for recursive type comparisons (libbpf uses the same). */
+#define RC_MAX_DEPTH 32
+
+/* Candidate index of a target BTF: type ids sorted by essential-name hash. */
+struct rc_name_index {
+	const struct btf *btf;
+	uint32_t start_id;	/* first type id that belongs to this BTF */
+	uint32_t n;
+	struct rc_name_ent {
+		uint32_t hash;
+		uint32_t id;
+	} *ent;
+};
+
+struct rc_target {
+	struct btf *vmlinux;
+	bool own_vmlinux;
+	struct btf *base;	/* base of a split vmlinux (--base-btf) */
+	struct rc_name_index vidx;
+	int nr_mods;
+	struct rc_module {
+		struct btf *btf;
+		char *name;
+		struct rc_name_index idx;
+	} *mods;
+};
+
+/* Skip const/volatile/restrict/type_tag and typedefs; NULL on bad id. */
+const struct btf_type *rc_skip_mods_typedefs(const struct btf *btf,
+					     uint32_t id, uint32_t *res_id);
+/* Type by id, NULL when out of range. */
+const struct btf_type *rc_type(const struct btf *btf, uint32_t id);
+/* Name of a type or member offset, "" when empty, NULL when invalid. */
+const char *rc_name(const struct btf *btf, uint32_t off);
+bool rc_str_empty(const char *s);
+
+bool rc_kind_field_based(enum rc_relo_kind k);
+bool rc_kind_type_based(enum rc_relo_kind k);
+bool rc_kind_enumval_based(enum rc_relo_kind k);
+
+/* Does @name match @targ_name ignoring flavor suffixes? */
+bool rc_names_match(const struct btf *lbtf, uint32_t loff,
+		    const struct btf *tbtf, uint32_t toff);
+uint32_t rc_name_hash(const char *name, size_t len);
+
+int rc_types_are_compat(const struct btf *lbtf, uint32_t lid,
+			const struct btf *tbtf, uint32_t tid, int level);
+int rc_types_match(const struct btf *lbtf, uint32_t lid,
+		   const struct btf *tbtf, uint32_t tid, bool behind_ptr,
+		   int level);
+int rc_fields_are_compat(const struct btf *lbtf, uint32_t lid,
+			 const struct btf *tbtf, uint32_t tid);
+/* Match a parsed local spec against target type @tid: 1, 0 or -errno. */
+int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
+		  uint32_t tid, struct rc_spec *targ);
+
+int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
+			uint32_t start_id);
+void rc_name_index_free(struct rc_name_index *idx);
+
+/* snprintf into a fixed buffer, never overflowing. */
+void rc_fmt(char *buf, size_t sz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

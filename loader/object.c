@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: MIT
+/*
+ * object.c - a BPF ELF object: its program sections, .BTF and .BTF.ext
+ * (func_info, line_info, core_relo), read with libelf from an in-memory
+ * copy of the file.  Relocation patches that copy; writing emits it with
+ * the core_relo records consumed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define BTF_EXT_MAGIC 0xeB9F
+#define MAX_OBJ_SIZE (1u << 30)
+
+struct prog_sec {
+	char *name;
+	size_t off, size;	/* file offset and size of the instructions */
+};
+
+/* One core_relo sub-section of .BTF.ext: records of one program section. */
+struct relo_sec {
+	int prog;		/* index in obj->progs */
+	uint32_t nr;
+	size_t rec_off;		/* offset in the object of the first record */
+};
+
+struct btf_ext_hdr {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t func_info_off, func_info_len;
+	uint32_t line_info_off, line_info_len;
+	uint32_t core_relo_off, core_relo_len;
+};
+
+struct rc_object {
+	char *name;
+	unsigned char *buf;	/* the whole file; patched in place */
+	size_t size;
+	struct btf *btf;
+	int nr_progs;
+	struct prog_sec *progs;
+	size_t ext_off, ext_size;	/* .BTF.ext in the file */
+	uint32_t relo_rec_size;
+	size_t core_relo_len_off;	/* file offset of the header field */
+	int nr_relo_secs;
+	struct relo_sec *relo_secs;
+	size_t nr_relos;
+	struct rc_result *res;
+	bool relocated;
+};
+
+static int fail(struct rc_error *err, const struct rc_object *obj,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(struct rc_error *err, const struct rc_object *obj,
+		const char *fmt, ...)
+{
+	char tmp[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	rc_fmt(err->msg, sizeof(err->msg), "%s: %s", obj->name, tmp);
+	return -EINVAL;
+}
+
+static uint32_t rd32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static int find_prog(const struct rc_object *obj, const char *name)
+{
+	int i;
+
+	for (i = 0; i < obj->nr_progs; i++)
+		if (!strcmp(obj->progs[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Read the ELF section headers: program sections, .BTF and .BTF.ext. */
+static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
+			 size_t *btf_off, size_t *btf_size)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Ehdr eh;
+
+	*btf_off = *btf_size = 0;
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+		return fail(err, obj, "not an ELF file");
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_BPF)
+		return fail(err, obj, "not a 64-bit BPF ELF object (machine %u)",
+			    eh.e_machine);
+	if (eh.e_ident[EI_DATA] != ELFDATA2LSB)
+		return fail(err, obj, "big-endian BPF objects are not supported");
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return fail(err, obj, "no section name table: %s", elf_errmsg(-1));
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			return fail(err, obj, "bad section header %zu: %s",
+				    elf_ndxscn(scn), elf_errmsg(-1));
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			return fail(err, obj, "section %zu: bad name offset %u",
+				    elf_ndxscn(scn), sh.sh_name);
+		if (sh.sh_type == SHT_NOBITS)
+			continue;
+		if (sh.sh_offset > obj->size || sh.sh_size > obj->size - sh.sh_offset)
+			return fail(err, obj,
+				    "section %s: offset 0x%llx size 0x%llx beyond the file (0x%zx)",
+				    name, (unsigned long long)sh.sh_offset,
+				    (unsigned long long)sh.sh_size, obj->size);
+		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR)) {
+			struct prog_sec *p;
+
+			if (sh.sh_size % sizeof(struct bpf_insn))
+				return fail(err, obj,
+					    "section %s: size %llu is not a multiple of 8",
+					    name, (unsigned long long)sh.sh_size);
+			p = realloc(obj->progs, sizeof(*p) * (obj->nr_progs + 1));
+			if (!p)
+				return -ENOMEM;
+			obj->progs = p;
+			p += obj->nr_progs++;
+			p->name = strdup(name);
+			p->off = sh.sh_offset;
+			p->size = sh.sh_size;
+			if (!p->name)
+				return -ENOMEM;
+		} else if (!strcmp(name, ".BTF")) {
+			*btf_off = sh.sh_offset;
+			*btf_size = sh.sh_size;
+		} else if (!strcmp(name, ".BTF.ext")) {
+			obj->ext_off = sh.sh_offset;
+			obj->ext_size = sh.sh_size;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Check one info sub-section of .BTF.ext (func_info, line_info or
+ * core_relo): a record size, then per program section a header and
+ * records.  For core_relo, also remember where the records are.
+ */
+static int read_ext_info(struct rc_object *obj, const char *what,
+			 uint32_t off, uint32_t len, uint32_t min_rec,
+			 bool core, struct rc_error *err)
+{
+	const struct btf_ext_hdr *h = (const void *)(obj->buf + obj->ext_off);
+	size_t base = obj->ext_off + h->hdr_len, pos, end;
+	uint32_t rec_size;
+
+	if (!len)
+		return 0;
+	if (off % 4)
+		return fail(err, obj, ".BTF.ext: %s at offset %u is not 4-byte aligned",
+			    what, off);
+	if ((uint64_t)h->hdr_len + off + len > obj->ext_size)
+		return fail(err, obj,
+			    ".BTF.ext: %s (offset %u, length %u) beyond the section (%zu bytes)",
+			    what, off, len, obj->ext_size);
+	if (len < 4)
+		return fail(err, obj, ".BTF.ext: %s has no record size", what);
+	pos = base + off;
+	end = pos + len;
+	rec_size = rd32(obj->buf + pos);
+	if (rec_size < min_rec || rec_size % 4 || rec_size > 1024)
+		return fail(err, obj, ".BTF.ext: %s record size %u invalid (offset 0x%zx)",
+			    what, rec_size, pos - obj->ext_off);
+	pos += 4;
+	if (core)
+		obj->relo_rec_size = rec_size;
+	while (pos < end) {
+		uint32_t name_off, nr;
+		const char *sec;
+		int prog;
+
+		if (end - pos < 8)
+			return fail(err, obj, ".BTF.ext: %s truncated section header at offset 0x%zx",
+				    what, pos - obj->ext_off);
+		name_off = rd32(obj->buf + pos);
+		nr = rd32(obj->buf + pos + 4);
+		pos += 8;
+		sec = btf__str_by_offset(obj->btf, name_off);
+		if (!sec)
+			return fail(err, obj, ".BTF.ext: %s section name offset %u out of range",
+				    what, name_off);
+		if (!nr)
+			return fail(err, obj, ".BTF.ext: %s for '%s' has zero records", what, sec);
+		if ((uint64_t)nr * rec_size > end - pos)
+			return fail(err, obj,
+				    ".BTF.ext: %s for '%s': %u records of %u bytes overrun the section at offset 0x%zx",
+				    what, sec, nr, rec_size, pos - obj->ext_off);
+		prog = find_prog(obj, sec);
+		if (prog < 0)
+			return fail(err, obj, ".BTF.ext: %s names section '%s', which is not a program section",
+				    what, sec);
+		if (core) {
+			struct relo_sec *rs = realloc(obj->relo_secs,
+						      sizeof(*rs) * (obj->nr_relo_secs + 1));
+			if (!rs)
+				return -ENOMEM;
+			obj->relo_secs = rs;
+			rs[obj->nr_relo_secs++] = (struct relo_sec){ prog, nr, pos };
+			obj->nr_relos += nr;
+		}
+		pos += (size_t)nr * rec_size;
+	}
+	return 0;
+}
+
+static int read_btf_ext(struct rc_object *obj, struct rc_error *err)
+{
+	struct btf_ext_hdr h = { 0 };
+
+	if (!obj->ext_size)
+		return 0;
+	if (!obj->btf)
+		return fail(err, obj, "has .BTF.ext but no .BTF");
+	if (obj->ext_size < 24)
+		return fail(err, obj, ".BTF.ext: %zu bytes, shorter than its header",
+			    obj->ext_size);
+	if (obj->ext_off % 4)
+		return fail(err, obj, ".BTF.ext: section not 4-byte aligned in the file");
+	memcpy(&h, obj->buf + obj->ext_off, 24);
+	if (h.magic != BTF_EXT_MAGIC)
+		return fail(err, obj, ".BTF.ext: bad magic 0x%04x", h.magic);
+	if (h.version != 1)
+		return fail(err, obj, ".BTF.ext: unsupported version %u", h.version);
+	if (h.hdr_len < 24 || h.hdr_len > obj->ext_size || h.hdr_len % 4)
+		return fail(err, obj, ".BTF.ext: header length %u invalid", h.hdr_len);
+	if (h.hdr_len >= 32) {
+		memcpy(&h.core_relo_off, obj->buf + obj->ext_off + 24, 8);
+		obj->core_relo_len_off = obj->ext_off + 28;
+	}
+	return read_ext_info(obj, "func_info", h.func_info_off, h.func_info_len, 8,
+			     false, err) ?:
+	       read_ext_info(obj, "line_info", h.line_info_off, h.line_info_len, 16,
+			     false, err) ?:
+	       read_ext_info(obj, "core_relo", h.core_relo_off, h.core_relo_len,
+			     sizeof(struct rc_relo), true, err);
+}
+
+/* Turn the core_relo records into results, each pointing at its insn. */
+static int index_relos(struct rc_object *obj, struct rc_error *err)
+{
+	size_t k = 0;
+	int s;
+
+	obj->res = calloc(obj->nr_relos ? obj->nr_relos : 1, sizeof(*obj->res));
+	if (!obj->res)
+		return -ENOMEM;
+	for (s = 0; s < obj->nr_relo_secs; s++) {
+		const struct relo_sec *rs = &obj->relo_secs[s];
+		const struct prog_sec *p = &obj->progs[rs->prog];
+		uint32_t i;
+
+		for (i = 0; i < rs->nr; i++, k++) {
+			struct rc_result *r = &obj->res[k];
+
+			memcpy(&r->relo, obj->buf + rs->rec_off + (size_t)i * obj->relo_rec_size,
+			       sizeof(r->relo));
+			r->section = p->name;
+			r->relo_idx = i;
+			r->insn_idx = r->relo.insn_off / 8;
+			if (r->relo.insn_off % 8 || r->relo.insn_off >= p->size)
+				return fail(err, obj,
+					    "section %s: core_relo #%u points at byte %u, outside the program (%zu insns)",
+					    p->name, i, r->relo.insn_off, p->size / 8);
+			if (r->relo.type_id >= btf__type_cnt(obj->btf))
+				return fail(err, obj,
+					    "section %s: core_relo #%u (insn %u): type id %u out of range",
+					    p->name, i, r->insn_idx, r->relo.type_id);
+			r->access = btf__str_by_offset(obj->btf, r->relo.access_str_off);
+			if (!r->access)
+				return fail(err, obj,
+					    "section %s: core_relo #%u (insn %u): access string offset %u out of range",
+					    p->name, i, r->insn_idx, r->relo.access_str_off);
+			if (r->relo.kind >= RC_RELO_KIND_MAX)
+				return fail(err, obj,
+					    "section %s: core_relo #%u (insn %u): unknown kind %u",
+					    p->name, i, r->insn_idx, r->relo.kind);
+		}
+	}
+	return 0;
+}
+
+struct rc_object *rc_object_open_mem(const void *data, size_t size,
+				     const char *name, struct rc_error *err)
+{
+	struct rc_object *obj = calloc(1, sizeof(*obj));
+	size_t btf_off, btf_size;
+	Elf *elf = NULL;
+	int ret;
+
+	if (!obj || !(obj->name = strdup(name ? name : "<memory>")) ||
+	    !(obj->buf = malloc(size ? size : 1))) {
+		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+		rc_object_free(obj);
+		return NULL;
+	}
+	memcpy(obj->buf, data, size);
+	obj->size = size;
+	if (size < EI_NIDENT || memcmp(obj->buf, ELFMAG, SELFMAG)) {
+		fail(err, obj, "not an ELF file");
+		goto err;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)obj->buf, size);
+	if (!elf) {
+		fail(err, obj, "libelf: %s", elf_errmsg(-1));
+		goto err;
+	}
+	ret = read_sections(obj, elf, err, &btf_off, &btf_size);
+	elf_end(elf);
+	if (ret)
+		goto err;
+	if (btf_size) {
+		obj->btf = btf__new(obj->buf + btf_off, btf_size);
+		if (!obj->btf) {
+			fail(err, obj, ".BTF at offset 0x%zx: malformed (header, strings or types): %s",
+			     btf_off, strerror(errno));
+			goto err;
+		}
+		if (rc_btf_validate(obj->btf, obj->name, err))
+			goto err;
+	}
+	if (read_btf_ext(obj, err) || index_relos(obj, err))
+		goto err;
+	return obj;
+err:
+	if (!err->msg[0])
+		fail(err, obj, "out of memory");
+	rc_object_free(obj);
+	return NULL;
+}
+
+struct rc_object *rc_object_open(const char *path, struct rc_error *err)
+{
+	struct rc_object *obj = NULL;
+	unsigned char *buf;
+	struct stat st;
+	size_t got = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > MAX_OBJ_SIZE) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: not a regular file of sane size", path);
+		close(fd);
+		return NULL;
+	}
+	buf = malloc(st.st_size ? st.st_size : 1);
+	while (buf && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, st.st_size - got);
+
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	if (!buf || got != (size_t)st.st_size)
+		rc_fmt(err->msg, sizeof(err->msg), "%s: read failed", path);
+	else
+		obj = rc_object_open_mem(buf, got, path, err);
+	free(buf);
+	return obj;
+}
+
+void rc_object_free(struct rc_object *obj)
+{
+	int i;
+
+	if (!obj)
+		return;
+	for (i = 0; i < obj->nr_progs; i++)
+		free(obj->progs[i].name);
+	free(obj->progs);
+	free(obj->relo_secs);
+	free(obj->res);
+	btf__free(obj->btf);
+	free(obj->buf);
+	free(obj->name);
+	free(obj);
+}
+
+const char *rc_object_name(const struct rc_object *obj)
+{
+	return obj->name;
+}
+
+const struct btf *rc_object_btf(const struct rc_object *obj)
+{
+	return obj->btf;
+}
+
+size_t rc_object_relo_count(const struct rc_object *obj)
+{
+	return obj->nr_relos;
+}
+
+static struct rc_result *first_refused(struct rc_object *obj, size_t *count)
+{
+	struct rc_result *first = NULL;
+	size_t i;
+
+	*count = 0;
+	for (i = 0; i < obj->nr_relos; i++) {
+		struct rc_result *r = &obj->res[i];
+
+		if (r->d.outcome == RC_ERROR || r->patch_err[0]) {
+			if (!first)
+				first = r;
+			(*count)++;
+		}
+	}
+	return first;
+}
+
+int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
+		       const struct rc_result **res, struct rc_error *err)
+{
+	uint32_t nt = obj->btf ? btf__type_cnt(obj->btf) : 0;
+	struct rc_cands *cache = NULL;
+	unsigned char *scratch = NULL;
+	struct rc_result *bad;
+	size_t i, nbad;
+	int s, ret = 0;
+
+	if (res)
+		*res = obj->res;
+	if (obj->relocated)
+		return fail(err, obj, "already relocated");
+	if (!obj->nr_relos)
+		return 0;
+
+	/* decide, with one candidate list per local type (narrowed as we go) */
+	cache = calloc(nt, sizeof(*cache));
+	if (!cache)
+		return -ENOMEM;
+	for (i = 0; i < obj->nr_relos; i++) {
+		struct rc_result *r = &obj->res[i];
+		uint32_t id = r->relo.type_id;
+		const struct btf_type *lt = btf__type_by_id(obj->btf, id);
+		struct rc_cands *c = &cache[id];
+
+		if (!c->c && r->relo.kind != RC_TYPE_ID_LOCAL && lt->name_off &&
+		    !rc_str_empty(btf__name_by_offset(obj->btf, lt->name_off))) {
+			ret = rc_core_find_cands(obj->btf, id, target, c);
+			if (ret)
+				goto out;
+			if (!c->c)	/* remember "searched, none found" */
+				c->c = malloc(sizeof(*c->c));
+		}
+		ret = rc_core_decide_cands(obj->btf, &r->relo, c, &r->d);
+		if (ret)
+			goto out;
+	}
+
+	/* patch a copy of every program section; commit only if all apply */
+	scratch = malloc(obj->size);
+	if (!scratch) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(scratch, obj->buf, obj->size);
+	for (s = 0, i = 0; s < obj->nr_relo_secs; s++) {
+		const struct relo_sec *rs = &obj->relo_secs[s];
+		const struct prog_sec *p = &obj->progs[rs->prog];
+		struct bpf_insn *insns = malloc(p->size);
+		uint32_t k;
+
+		if (!insns) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		memcpy(insns, scratch + p->off, p->size);
+		for (k = 0; k < rs->nr; k++, i++) {
+			struct rc_result *r = &obj->res[i];
+
+			if (r->d.outcome != RC_ERROR)
+				rc_core_patch(insns, p->size / 8, r->insn_idx, &r->d,
+					      r->patch_err, sizeof(r->patch_err));
+		}
+		memcpy(scratch + p->off, insns, p->size);
+		free(insns);
+	}
+	bad = first_refused(obj, &nbad);
+	if (bad) {
+		char acc[160];
+
+		rc_spec_format(&bad->d.local, acc, sizeof(acc));
+		ret = fail(err, obj,
+			   "%zu relocation(s) refused, nothing applied; first: section %s insn #%u %s %s: %s",
+			   nbad, bad->section, bad->insn_idx, rc_relo_kind_str(bad->relo.kind),
+			   acc[0] ? acc : bad->access,
+			   bad->patch_err[0] ? bad->patch_err : bad->d.reason);
+		goto out;
+	}
+	memcpy(obj->buf, scratch, obj->size);
+	obj->relocated = true;
+out:
+	for (i = 0; cache && i < nt; i++)
+		free(cache[i].c);
+	free(cache);
+	free(scratch);
+	return ret;
+}
+
+int rc_object_write(struct rc_object *obj, const char *path,
+		    struct rc_error *err)
+{
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	unsigned char *out;
+	size_t done = 0;
+	int fd, ret = -EIO;
+
+	out = malloc(obj->size);
+	if (!tmp || !out) {
+		free(tmp);
+		free(out);
+		return -ENOMEM;
+	}
+	memcpy(out, obj->buf, obj->size);
+	/* the core_relo records are consumed: stock libbpf sees none */
+	if (obj->relocated && obj->core_relo_len_off)
+		memset(out + obj->core_relo_len_off, 0, 4);
+
+	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	while (done < obj->size) {
+		ssize_t n = write(fd, out + done, obj->size - done);
+
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	if (done != obj->size || fchmod(fd, 0644) || fsync(fd) || close(fd) ||
+	    rename(tmp, path)) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: write failed: %s", path,
+		       strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(tmp);
+	free(out);
+	return ret;
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * relocore.h - the one public header of librelocore.
+ *
+ * librelocore reads a BPF ELF object (programs, .BTF, .BTF.ext), decides
+ * every CO-RE relocation of it against a target BTF, and applies the
+ * decisions to the object's instructions.
+ *
+ * Two layers:
+ *   - the engine (rc_core_*): a pure function of (local BTF, target BTF,
+ *     relocation record, instruction).  No I/O, no global state.
+ *   - the object layer (rc_object_*, rc_target_*): libelf and files.
+ *
+ * Types are modelled with libbpf's BTF API (struct btf).
+ */
+#ifndef RELOCORE_H
+#define RELOCORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct btf;
+struct bpf_insn;
+
+/* Relocation kinds, numbered as in .BTF.ext (enum bpf_core_relo_kind). */
+enum rc_relo_kind {
+	RC_FIELD_BYTE_OFFSET = 0,
+	RC_FIELD_BYTE_SIZE = 1,
+	RC_FIELD_EXISTS = 2,
+	RC_FIELD_SIGNED = 3,
+	RC_FIELD_LSHIFT_U64 = 4,
+	RC_FIELD_RSHIFT_U64 = 5,
+	RC_TYPE_ID_LOCAL = 6,
+	RC_TYPE_ID_TARGET = 7,
+	RC_TYPE_EXISTS = 8,
+	RC_TYPE_SIZE = 9,
+	RC_ENUMVAL_EXISTS = 10,
+	RC_ENUMVAL_VALUE = 11,
+	RC_TYPE_MATCHES = 12,
+	RC_RELO_KIND_MAX = 13,
+};
+
+/* One .BTF.ext core_relo record, as stored (struct bpf_core_relo). */
+struct rc_relo {
+	uint32_t insn_off;	/* byte offset of the instruction in its section */
+	uint32_t type_id;	/* local root type */
+	uint32_t access_str_off;
+	uint32_t kind;		/* enum rc_relo_kind */
+};
+
+/* Maximum depth of an access string ("0:1:2:..."). */
+#define RC_MAX_SPEC_LEN 64
+
+/* One step of an access path, in either BTF. */
+struct rc_access {
+	uint32_t type_id;	/* the containing type (struct/union/array) */
+	uint32_t idx;		/* member index or array index */
+	const char *name;	/* member or enumerator name, NULL for array steps */
+};
+
+/*
+ * A parsed access, "spec": the raw path (every step, anonymous members
+ * included) and the resulting bit offset of the field.
+ */
+struct rc_spec {
+	const struct btf *btf;
+	uint32_t root_type_id;
+	enum rc_relo_kind kind;
+	int raw_len;
+	uint32_t raw[RC_MAX_SPEC_LEN];
+	int len;			/* named steps only */
+	struct rc_access steps[RC_MAX_SPEC_LEN];
+	uint32_t bit_offset;
+};
+
+/* Outcome of deciding one relocation. */
+enum rc_outcome {
+	RC_OK = 0,		/* new value computed; instruction patched */
+	RC_POISON,		/* unresolvable: instruction poisoned (libbpf's way) */
+	RC_ERROR,		/* refused: object must not be loaded */
+};
+
+/*
+ * A decision: computed first, applied later (rc_core_patch), so it can be
+ * printed, compared and tested without touching instructions.
+ */
+struct rc_decision {
+	enum rc_outcome outcome;
+	enum rc_relo_kind kind;
+	uint64_t orig_val;	/* value the compiler wrote for the local types */
+	uint64_t new_val;	/* value for the target */
+	bool validate;		/* instruction must hold orig_val */
+	uint32_t orig_sz, new_sz;	/* memory access size (FIELD_BYTE_OFFSET) */
+	bool fail_memsz_adjust;
+	uint32_t local_type_id;
+	uint32_t targ_type_id;	/* 0 when no target type matched */
+	const struct btf *targ_btf;	/* BTF that holds targ_type_id */
+	int nr_cands;		/* candidates with the same essential name */
+	int nr_matched;		/* candidates that matched */
+	struct rc_spec local;
+	struct rc_spec targ;	/* valid when targ_type_id != 0 */
+	char reason[256];	/* why poisoned or refused */
+};
+
+/* Target BTF: vmlinux (or a file), plus optional module BTFs over it. */
+struct rc_target;
+
+/* Returns the libbpf kind name of @kind ("byte_off", "field_exists", ...). */
+const char *rc_relo_kind_str(enum rc_relo_kind kind);
+
+/* Length of the essential part of @name: "task_struct___old" -> 11. */
+size_t rc_essential_name_len(const char *name);
+
+/*
+ * Parse the access string of @relo against @btf into @spec.
+ * Returns 0, or -errno with a message in @err.
+ */
+int rc_core_parse_spec(const struct btf *btf, const struct rc_relo *relo,
+		       const char *access, struct rc_spec *spec,
+		       char *err, size_t errsz);
+
+/* A candidate target type: same kind and essential name as the local one. */
+struct rc_cand {
+	const struct btf *btf;
+	uint32_t id;
+};
+
+struct rc_cands {
+	int len, cap;
+	struct rc_cand *c;
+};
+
+/*
+ * Find the candidates for local type @local_id in @target: vmlinux first,
+ * module BTFs only when vmlinux has none.  Allocates @out->c (free()).
+ */
+int rc_core_find_cands(const struct btf *local, uint32_t local_id,
+		       const struct rc_target *target, struct rc_cands *out);
+
+/*
+ * Decide @relo against the candidate list @cands of its local type, as
+ * libbpf does: every matching candidate must agree, and the list is then
+ * narrowed to the matching ones so that later relocations of the same
+ * local type are decided against the same target layout.
+ */
+int rc_core_decide_cands(const struct btf *local, const struct rc_relo *relo,
+			 struct rc_cands *cands, struct rc_decision *d);
+
+/*
+ * Decide @relo (whose local types live in @local) against @target.
+ * Pure: reads both BTFs, writes only @d.  Returns 0 when @d holds a
+ * decision (RC_OK, RC_POISON or RC_ERROR).
+ */
+int rc_core_decide(const struct btf *local, const struct rc_target *target,
+		   const struct rc_relo *relo, struct rc_decision *d);
+
+/*
+ * Apply @d to the instruction at @insns[@idx] (@cnt instructions in the
+ * program).  Returns 0, or -errno with a message in @err: the instruction
+ * does not hold what the decision expects.
+ */
+int rc_core_patch(struct bpf_insn *insns, size_t cnt, size_t idx,
+		  const struct rc_decision *d, char *err, size_t errsz);
+
+/* Write the access of @spec as C ("task_struct.real_parent->tgid"). */
+int rc_spec_format(const struct rc_spec *spec, char *buf, size_t sz);
+
+/* Error of the object layer: one message naming file, section, offset. */
+struct rc_error {
+	char msg[512];
+};
+
+/*
+ * Open a target.  @path is a raw BTF file or an ELF file with a .BTF
+ * section; @base_path, when set, is the base BTF @path is split over.
+ */
+struct rc_target *rc_target_open(const char *path, const char *base_path,
+				 struct rc_error *err);
+/* Add module BTF (split over the target's vmlinux), searched when vmlinux
+ * has no candidate.  Returns 0 or -errno. */
+int rc_target_add_module(struct rc_target *t, const char *path,
+			 struct rc_error *err);
+/* Wrap an already parsed BTF (not owned) as a target. */
+struct rc_target *rc_target_from_btf(const struct btf *btf);
+const struct btf *rc_target_vmlinux(const struct rc_target *t);
+void rc_target_free(struct rc_target *t);
+
+/* Check a BTF's types and strings are self-consistent (ids in range,
+ * strings terminated, sizes sane).  Returns 0 or -EINVAL with @err. */
+int rc_btf_validate(const struct btf *btf, const char *what,
+		    struct rc_error *err);
+
+/* A BPF ELF object. */
+struct rc_object;
+
+/* Relocation of an object: a record, where it points, and its decision. */
+struct rc_result {
+	const char *section;	/* program section name */
+	uint32_t insn_idx;	/* instruction index in the section */
+	int relo_idx;		/* index within the section's records */
+	struct rc_relo relo;
+	const char *access;	/* raw access string "0:1:2" */
+	struct rc_decision d;
+	char patch_err[256];	/* non-empty when patching was refused */
+};
+
+struct rc_object *rc_object_open(const char *path, struct rc_error *err);
+/* Open from memory (copied). @name is used in messages. */
+struct rc_object *rc_object_open_mem(const void *buf, size_t size,
+				     const char *name, struct rc_error *err);
+void rc_object_free(struct rc_object *obj);
+const char *rc_object_name(const struct rc_object *obj);
+const struct btf *rc_object_btf(const struct rc_object *obj);
+size_t rc_object_relo_count(const struct rc_object *obj);
+
+/*
+ * Decide every relocation of @obj against @target and patch the object's
+ * instructions in memory.  Fills @res (rc_object_relo_count entries,
+ * owned by the object).  Returns 0 when every relocation was applied
+ * (poisoned ones included), -ENOENT/-EINVAL when any was refused; in that
+ * case the object's instructions are left untouched.
+ */
+int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
+		       const struct rc_result **res, struct rc_error *err);
+
+/*
+ * Write the (relocated) object to @path: instructions patched, core_relo
+ * records consumed, everything else kept.  Written to a temporary file and
+ * renamed, so a failure never leaves a half-written output.
+ */
+int rc_object_write(struct rc_object *obj, const char *path,
+		    struct rc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELOCORE_H */

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * target.c - the BTF relocations are decided against: vmlinux (a raw BTF
+ * file such as /sys/kernel/btf/vmlinux, or an ELF file with .BTF), maybe
+ * split over a base, plus module BTFs split over it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Parse @path as raw BTF or as an ELF file's .BTF section. */
+static struct btf *parse_btf(const char *path, struct btf *base,
+			     struct rc_error *err)
+{
+	unsigned char magic[4] = { 0 };
+	struct btf *btf;
+	FILE *f;
+	size_t n;
+
+	f = fopen(path, "rb");
+	if (!f) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	if (n == 4 && !memcmp(magic, "\177ELF", 4)) {
+		btf = base ? btf__parse_elf_split(path, base) : btf__parse_elf(path, NULL);
+	} else if (n >= 2 && magic[0] == 0x9f && magic[1] == 0xeb) {
+		btf = base ? btf__parse_raw_split(path, base) : btf__parse_raw(path);
+	} else {
+		rc_fmt(err->msg, sizeof(err->msg),
+		       "%s: neither raw BTF (magic 0xeb9f) nor an ELF file", path);
+		return NULL;
+	}
+	if (!btf) {
+		rc_fmt(err->msg, sizeof(err->msg),
+		       "%s: malformed BTF (header, string or type section): %s", path,
+		       strerror(errno));
+		return NULL;
+	}
+	if (rc_btf_validate(btf, path, err)) {
+		btf__free(btf);
+		return NULL;
+	}
+	return btf;
+}
+
+static struct rc_target *target_new(struct btf *vmlinux, bool own)
+{
+	struct rc_target *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->vmlinux = vmlinux;
+	t->own_vmlinux = own;
+	if (rc_name_index_build(&t->vidx, vmlinux, 1)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct rc_target *rc_target_open(const char *path, const char *base_path,
+				 struct rc_error *err)
+{
+	struct btf *base = NULL, *btf;
+	struct rc_target *t;
+
+	if (base_path) {
+		base = parse_btf(base_path, NULL, err);
+		if (!base)
+			return NULL;
+	}
+	btf = parse_btf(path, base, err);
+	if (!btf) {
+		btf__free(base);
+		return NULL;
+	}
+	t = target_new(btf, true);
+	if (!t) {
+		btf__free(btf);
+		btf__free(base);
+		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+		return NULL;
+	}
+	t->base = base;
+	return t;
+}
+
+struct rc_target *rc_target_from_btf(const struct btf *btf)
+{
+	return target_new((struct btf *)btf, false);
+}
+
+const struct btf *rc_target_vmlinux(const struct rc_target *t)
+{
+	return t->vmlinux;
+}
+
+int rc_target_add_module(struct rc_target *t, const char *path,
+			 struct rc_error *err)
+{
+	struct rc_module *m;
+	struct btf *btf;
+	const char *slash = strrchr(path, '/');
+
+	btf = parse_btf(path, t->vmlinux, err);
+	if (!btf)
+		return -EINVAL;
+	m = realloc(t->mods, sizeof(*m) * (t->nr_mods + 1));
+	if (!m) {
+		btf__free(btf);
+		return -ENOMEM;
+	}
+	t->mods = m;
+	m = &t->mods[t->nr_mods];
+	m->btf = btf;
+	m->name = strdup(slash ? slash + 1 : path);
+	/* only the module's own types are candidates */
+	if (!m->name || rc_name_index_build(&m->idx, btf, btf__type_cnt(t->vmlinux))) {
+		free(m->name);
+		btf__free(btf);
+		return -ENOMEM;
+	}
+	t->nr_mods++;
+	return 0;
+}
+
+void rc_target_free(struct rc_target *t)
+{
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_mods; i++) {
+		rc_name_index_free(&t->mods[i].idx);
+		btf__free(t->mods[i].btf);
+		free(t->mods[i].name);
+	}
+	free(t->mods);
+	rc_name_index_free(&t->vidx);
+	if (t->own_vmlinux)
+		btf__free(t->vmlinux);
+	btf__free(t->base);
+	free(t);
+}

@@ -1,0 +1,27 @@
+# Sourced by scripts: the cache directory outside the clone, and helpers.
+RC_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/relocore"
+mkdir -p "$RC_CACHE"
+RC_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RC_BUILD="$RC_ROOT/build"
+
+# rc_linux_src: extract (once) the parts of Debian's linux-source-6.1 tarball
+# that tests need, into the cache; prints the tree's path.  Pinned to 6.1.
+rc_linux_src() {
+	local tar=/usr/src/linux-source-6.1.tar.xz
+	[ -f "$tar" ] || { echo "linux-source-6.1 is not installed ($tar)" >&2; return 1; }
+	local key
+	key=$(stat -c '%s-%Y' "$tar")
+	local dir="$RC_CACHE/linux-src-$key"
+	if [ ! -f "$dir/.done" ]; then
+		echo "cache: extracting tools/ and headers of $tar into $dir" >&2
+		rm -rf "$dir" && mkdir -p "$dir"
+		timeout 600 tar -xJf "$tar" -C "$dir" --strip-components=1 \
+			--wildcards 'linux-source-6.1/tools/*' 'linux-source-6.1/include/*' \
+			'linux-source-6.1/Makefile' 'linux-source-6.1/scripts/*' >&2 || return 1
+		touch "$dir/.done"
+	fi
+	local v
+	v=$(awk '/^VERSION/{a=$3}/^PATCHLEVEL/{b=$3}/^SUBLEVEL/{c=$3}END{print a"."b"."c}' "$dir/Makefile")
+	case "$v" in 6.1.*) ;; *) echo "linux-source is $v, expected 6.1.x" >&2; return 1;; esac
+	echo "$dir"
+}
