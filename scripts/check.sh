@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The whole test suite.  Every suite prints "PASS: name" / "FAIL: name: why"
+# lines; this script runs them all, keeps going after a failure, and ends
+# with one summary line "N passed, N failed".  Exit status non-zero on any
+# failure (a suite that crashes without printing counts as one failure).
+set -uo pipefail
+source "$(dirname "$0")/cache.sh"
+cd "$RC_ROOT"
+
+suites=(
+	"unit:build/bin/engine_test"
+	"lit:bash test/lit/run.sh"
+	"fuzz-smoke:bash test/fuzz/smoke.sh"
+	"selftests:bash test/selftests/run.sh"
+	"crosscheck:bash test/crosscheck/run.sh"
+)
+[ -n "${RC_SUITES:-}" ] && read -r -a suites <<<"$RC_SUITES"
+
+log_dir="$RC_BUILD/test-logs"
+mkdir -p "$log_dir"
+passed=0
+failed=0
+for s in "${suites[@]}"; do
+	name=${s%%:*}
+	cmd=${s#*:}
+	echo "== suite $name: $cmd"
+	start=$(date +%s)
+	bash -c "$cmd" >"$log_dir/$name.log" 2>&1
+	rc=$?
+	p=$(grep -c '^PASS: ' "$log_dir/$name.log")
+	f=$(grep -c '^FAIL: ' "$log_dir/$name.log")
+	grep -E '^(FAIL: |== )' "$log_dir/$name.log" | head -40
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL: $name: exited $rc without naming a failed test; log tail:"
+		tail -20 "$log_dir/$name.log" | sed 's/^/    /'
+		f=1
+	fi
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL: $name: ran no test"
+		f=1
+	fi
+	echo "   $name: $p passed, $f failed ($(( $(date +%s) - start ))s; log $log_dir/$name.log)"
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/*
+ * engine_test - the relocation engine, offline, on hand-built BTF.
+ *
+ * One local BTF (what a program was compiled with) and one target BTF
+ * (a "kernel" whose layouts differ) are built with libbpf's BTF writer;
+ * every row of the table is one relocation record and the decision
+ * expected for it.  Prints "PASS: unit/<row>" or "FAIL: unit/<row>: ...".
+ */
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relocore.h"
+
+static int passed, failed;
+
+#define EXPECT(cond, ...) do { if (!(cond)) { fail_row(row, __VA_ARGS__); return; } } while (0)
+
+static void fail_row(const char *row, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL: unit/%s: ", row);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failed++;
+}
+
+static void pass_row(const char *row)
+{
+	printf("PASS: unit/%s\n", row);
+	passed++;
+}
+
+/* ids in the local BTF */
+struct ids {
+	int s32, u32, u16, u64, foo, foo_v2, bar, ptr_bar, arr4, e, fooptr_td, fp;
+};
+
+/*
+ * local:
+ *   struct foo { int a; int b; u32 c:3; u32 d:5; struct bar *p; int arr[4]; u32 u; };
+ *   struct foo___v2 { int b; int gone; };   (flavor)
+ *   struct bar { int x; };
+ *   enum e { E_ONE = 1, E_TWO = 2, E_GONE = 3 };
+ */
+static struct btf *build_local(struct ids *id)
+{
+	struct btf *b = btf__new_empty();
+
+	id->s32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	id->u32 = btf__add_int(b, "unsigned int", 4, 0);
+	id->u16 = btf__add_int(b, "unsigned short", 2, 0);
+	id->u64 = btf__add_int(b, "unsigned long", 8, 0);
+	id->bar = btf__add_struct(b, "bar", 4);
+	btf__add_field(b, "x", id->s32, 0, 0);
+	id->ptr_bar = btf__add_ptr(b, id->bar);
+	id->arr4 = btf__add_array(b, id->u32, id->s32, 4);
+	id->foo = btf__add_struct(b, "foo", 48);
+	btf__add_field(b, "a", id->s32, 0, 0);
+	btf__add_field(b, "b", id->s32, 32, 0);
+	btf__add_field(b, "c", id->u32, 64, 3);
+	btf__add_field(b, "d", id->u32, 67, 5);
+	btf__add_field(b, "p", id->ptr_bar, 128, 0);
+	btf__add_field(b, "arr", id->arr4, 192, 0);
+	btf__add_field(b, "u", id->u32, 320, 0);
+	id->foo_v2 = btf__add_struct(b, "foo___v2", 8);
+	btf__add_field(b, "b", id->s32, 0, 0);
+	btf__add_field(b, "gone", id->s32, 32, 0);
+	id->e = btf__add_enum(b, "e", 4);
+	btf__add_enum_value(b, "E_ONE", 1);
+	btf__add_enum_value(b, "E_TWO", 2);
+	btf__add_enum_value(b, "E_GONE", 3);
+	id->fp = btf__add_fwd(b, "only_local", BTF_FWD_STRUCT);
+	return b;
+}
+
+/*
+ * target ("kernel"):
+ *   struct foo { long pad; union { int a; u32 alias; }; u16 c:3; u16 d:9;
+ *                int b; struct bar *p; int arr[8]; u64 u; };   size 80
+ *   struct bar { long y; int x; };
+ *   enum e { E_TWO = 20, E_ONE = 10 };
+ *   struct dup___a { int v; };  struct dup___b { long w; int v; };
+ */
+static struct btf *build_target(void)
+{
+	struct btf *b = btf__new_empty();
+	int s32, u32, u16, u64, s64, bar, pbar, arr8, un, foo;
+
+	s32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	u32 = btf__add_int(b, "unsigned int", 4, 0);
+	u16 = btf__add_int(b, "unsigned short", 2, 0);
+	u64 = btf__add_int(b, "unsigned long", 8, 0);
+	s64 = btf__add_int(b, "long", 8, BTF_INT_SIGNED);
+	bar = btf__add_struct(b, "bar", 16);
+	btf__add_field(b, "y", s64, 0, 0);
+	btf__add_field(b, "x", s32, 64, 0);
+	pbar = btf__add_ptr(b, bar);
+	arr8 = btf__add_array(b, u32, s32, 8);
+	un = btf__add_union(b, NULL, 4);
+	btf__add_field(b, "a", s32, 0, 0);
+	btf__add_field(b, "alias", u32, 0, 0);
+	foo = btf__add_struct(b, "foo", 88);
+	btf__add_field(b, "pad", s64, 0, 0);
+	btf__add_field(b, NULL, un, 64, 0);
+	btf__add_field(b, "c", u16, 96, 3);
+	btf__add_field(b, "d", u16, 99, 9);
+	btf__add_field(b, "b", s32, 128, 0);
+	btf__add_field(b, "p", pbar, 192, 0);
+	btf__add_field(b, "arr", arr8, 256, 0);
+	btf__add_field(b, "u", u64, 512, 0);
+	(void)foo;
+	btf__add_enum(b, "e", 4);
+	btf__add_enum_value(b, "E_TWO", 20);
+	btf__add_enum_value(b, "E_ONE", 10);
+	btf__add_struct(b, "dup___a", 4);
+	btf__add_field(b, "v", s32, 0, 0);
+	btf__add_struct(b, "dup___b", 16);
+	btf__add_field(b, "w", s64, 0, 0);
+	btf__add_field(b, "v", s32, 64, 0);
+	return b;
+}
+
+struct row {
+	const char *name;
+	int *type;		/* local type id */
+	const char *access;
+	enum rc_relo_kind kind;
+	enum rc_outcome outcome;
+	unsigned long long orig, val;
+};
+
+static void run_row(struct btf *local, const struct rc_target *tgt,
+		    const struct row *r)
+{
+	const char *row = r->name;
+	struct rc_relo relo = { 0, *r->type, 0, r->kind };
+	struct rc_decision d;
+	int off = btf__add_str(local, r->access);
+
+	EXPECT(off > 0, "cannot add access string");
+	relo.access_str_off = off;
+	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0, "decide failed");
+	EXPECT(d.outcome == r->outcome, "outcome %d, want %d (%s)", d.outcome,
+	       r->outcome, d.reason);
+	if (r->outcome == RC_OK) {
+		EXPECT(d.orig_val == r->orig, "orig %llu, want %llu",
+		       (unsigned long long)d.orig_val, r->orig);
+		EXPECT(d.new_val == r->val, "new %llu, want %llu",
+		       (unsigned long long)d.new_val, r->val);
+	}
+	pass_row(row);
+}
+
+/* A load of foo.u (u32 -> u64 in the target): offset and size change. */
+static void test_patch_ldx(struct btf *local, const struct rc_target *tgt, struct ids *id)
+{
+	const char *row = "patch/ldx-resize";
+	struct rc_relo relo = { 0, id->foo, btf__add_str(local, "0:6"), RC_FIELD_BYTE_OFFSET };
+	struct bpf_insn insn = { .code = BPF_LDX | BPF_MEM | BPF_W, .dst_reg = 1,
+				 .src_reg = 2, .off = 40 };
+	struct rc_decision d;
+	char err[256] = "";
+
+	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0 && d.outcome == RC_OK, "decide");
+	EXPECT(rc_core_patch(&insn, 1, 0, &d, err, sizeof(err)) == 0, "patch: %s", err);
+	EXPECT(insn.off == 64, "off %d", insn.off);
+	EXPECT(insn.code == (BPF_LDX | BPF_MEM | BPF_DW), "code 0x%x", insn.code);
+	pass_row(row);
+}
+
+/* A poisoned relocation turns the insn into libbpf's "call 0xbad2310". */
+static void test_patch_poison(struct btf *local, const struct rc_target *tgt, struct ids *id)
+{
+	const char *row = "patch/poison-ldimm64";
+	struct rc_relo relo = { 0, id->e, btf__add_str(local, "2"), RC_ENUMVAL_VALUE };
+	struct bpf_insn insn[2] = { { .code = BPF_LD | BPF_IMM | BPF_DW, .imm = 3 }, { 0 } };
+	struct rc_decision d;
+	char err[256] = "";
+
+	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0 && d.outcome == RC_POISON, "decide");
+	EXPECT(rc_core_patch(insn, 2, 0, &d, err, sizeof(err)) == 0, "patch: %s", err);
+	EXPECT(insn[0].code == (BPF_JMP | BPF_CALL) && insn[0].imm == 0xbad2310 &&
+	       insn[1].code == (BPF_JMP | BPF_CALL), "not poisoned");
+	pass_row(row);
+}
+
+/* The instruction must hold the compiler's value, else it is refused. */
+static void test_patch_validate(struct btf *local, const struct rc_target *tgt, struct ids *id)
+{
+	const char *row = "patch/validate-mismatch";
+	struct rc_relo relo = { 0, id->foo, btf__add_str(local, "0:1"), RC_FIELD_BYTE_OFFSET };
+	struct bpf_insn insn = { .code = BPF_ALU64 | BPF_ADD | BPF_K, .imm = 99 };
+	struct rc_decision d;
+	char err[256] = "";
+
+	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0, "decide");
+	EXPECT(rc_core_patch(&insn, 1, 0, &d, err, sizeof(err)) < 0, "accepted imm 99");
+	EXPECT(strstr(err, "expects 4"), "message: %s", err);
+	pass_row(row);
+}
+
+/* Candidates are narrowed: after foo.a matched, foo's list is that one. */
+static void test_ambiguous(struct btf *local, const struct rc_target *tgt)
+{
+	const char *row = "ambiguous-candidates";
+	int s32 = btf__find_by_name(local, "int");
+	int dup = btf__add_struct(local, "dup", 4);
+	struct rc_relo relo;
+	struct rc_decision d;
+
+	btf__add_field(local, "v", s32, 0, 0);
+	relo = (struct rc_relo){ 0, dup, btf__add_str(local, "0:0"), RC_FIELD_BYTE_OFFSET };
+	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0, "decide");
+	EXPECT(d.outcome == RC_ERROR && strstr(d.reason, "ambiguous"),
+	       "outcome %d: %s", d.outcome, d.reason);
+	pass_row(row);
+}
+
+static void test_bad_access(struct btf *local, const struct rc_target *tgt, struct ids *id)
+{
+	static const char *const bad[] = { "", ":1", "0:x", "0:1:", "0:99", "0:0:0", "1" };
+	const char *row = "bad-access-strings";
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct rc_relo relo = { 0, id->foo, btf__add_str(local, bad[i]),
+					i == 6 ? RC_TYPE_SIZE : RC_FIELD_BYTE_OFFSET };
+		struct rc_decision d;
+
+		if (!bad[i][0])
+			relo.access_str_off = 0;
+		EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0, "decide");
+		EXPECT(d.outcome == RC_ERROR, "'%s' accepted", bad[i]);
+	}
+	pass_row(row);
+}
+
+int main(void)
+{
+	struct ids id;
+	struct btf *local, *target;
+	struct rc_target *tgt;
+	size_t i;
+
+	libbpf_set_print(NULL);
+	local = build_local(&id);
+	target = build_target();
+	tgt = rc_target_from_btf(target);
+	if (!local || !target || !tgt) {
+		printf("FAIL: unit/setup: cannot build BTF\n");
+		return 1;
+	}
+
+	const struct row rows[] = {
+		{ "byte_off/through-anon-union", &id.foo, "0:0", RC_FIELD_BYTE_OFFSET, RC_OK, 0, 8 },
+		{ "byte_off/moved", &id.foo, "0:1", RC_FIELD_BYTE_OFFSET, RC_OK, 4, 16 },
+		{ "byte_off/array-elem", &id.foo, "0:5:2", RC_FIELD_BYTE_OFFSET, RC_OK, 32, 40 },
+		{ "byte_off/root-index", &id.foo, "1:1", RC_FIELD_BYTE_OFFSET, RC_OK, 52, 104 },
+		{ "byte_off/bitfield", &id.foo, "0:3", RC_FIELD_BYTE_OFFSET, RC_OK, 8, 12 },
+		{ "byte_off/flavor", &id.foo_v2, "0:0", RC_FIELD_BYTE_OFFSET, RC_OK, 0, 16 },
+		{ "byte_off/missing-field-poisons", &id.foo_v2, "0:1", RC_FIELD_BYTE_OFFSET, RC_POISON, 0, 0 },
+		{ "byte_sz/int", &id.foo, "0:1", RC_FIELD_BYTE_SIZE, RC_OK, 4, 4 },
+		{ "byte_sz/array", &id.foo, "0:5", RC_FIELD_BYTE_SIZE, RC_OK, 16, 32 },
+		{ "byte_sz/bitfield-load", &id.foo, "0:3", RC_FIELD_BYTE_SIZE, RC_OK, 4, 2 },
+		{ "field_exists/yes", &id.foo, "0:4", RC_FIELD_EXISTS, RC_OK, 1, 1 },
+		{ "field_exists/no", &id.foo_v2, "0:1", RC_FIELD_EXISTS, RC_OK, 1, 0 },
+		{ "signed/int", &id.foo, "0:0", RC_FIELD_SIGNED, RC_OK, 1, 1 },
+		{ "signed/unsigned", &id.foo, "0:6", RC_FIELD_SIGNED, RC_OK, 0, 0 },
+		{ "lshift_u64/bitfield", &id.foo, "0:3", RC_FIELD_LSHIFT_U64, RC_OK, 56, 52 },
+		{ "rshift_u64/bitfield", &id.foo, "0:3", RC_FIELD_RSHIFT_U64, RC_OK, 59, 55 },
+		{ "lshift_u64/plain", &id.foo, "0:1", RC_FIELD_LSHIFT_U64, RC_OK, 32, 32 },
+		{ "type_id_local", &id.foo, "0", RC_TYPE_ID_LOCAL, RC_OK, id.foo, id.foo },
+		{ "type_id_target", &id.foo, "0", RC_TYPE_ID_TARGET, RC_OK, id.foo,
+		  btf__find_by_name_kind(target, "foo", BTF_KIND_STRUCT) },
+		{ "type_exists/yes", &id.bar, "0", RC_TYPE_EXISTS, RC_OK, 1, 1 },
+		{ "type_exists/no", &id.fp, "0", RC_TYPE_EXISTS, RC_OK, 1, 0 },
+		{ "type_size", &id.foo, "0", RC_TYPE_SIZE, RC_OK, 48, 88 },
+		{ "type_size/flavor", &id.foo_v2, "0", RC_TYPE_SIZE, RC_OK, 8, 88 },
+		{ "type_matches/superset", &id.bar, "0", RC_TYPE_MATCHES, RC_OK, 1, 1 },
+		{ "type_matches/missing-member", &id.foo_v2, "0", RC_TYPE_MATCHES, RC_OK, 1, 0 },
+		{ "enumval_exists/yes", &id.e, "1", RC_ENUMVAL_EXISTS, RC_OK, 1, 1 },
+		{ "enumval_exists/no", &id.e, "2", RC_ENUMVAL_EXISTS, RC_OK, 1, 0 },
+		{ "enumval_value", &id.e, "1", RC_ENUMVAL_VALUE, RC_OK, 2, 20 },
+		{ "enumval_value/missing-poisons", &id.e, "2", RC_ENUMVAL_VALUE, RC_POISON, 0, 0 },
+	};
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		run_row(local, tgt, &rows[i]);
+	test_patch_ldx(local, tgt, &id);
+	test_patch_poison(local, tgt, &id);
+	test_patch_validate(local, tgt, &id);
+	test_bad_access(local, tgt, &id);
+	test_ambiguous(local, tgt);
+
+	rc_target_free(tgt);
+	btf__free(target);
+	btf__free(local);
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
