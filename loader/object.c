@@ -532,40 +532,54 @@ out:
 	return ret;
 }
 
+void *rc_object_image(const struct rc_object *obj, size_t *size)
+{
+	unsigned char *out = malloc(obj->size ? obj->size : 1);
+
+	if (!out)
+		return NULL;
+	memcpy(out, obj->buf, obj->size);
+	/* the core_relo records are consumed: stock libbpf sees none */
+	if (obj->relocated && obj->core_relo_len_off)
+		memset(out + obj->core_relo_len_off, 0, 4);
+	*size = obj->size;
+	return out;
+}
+
+size_t rc_object_results(const struct rc_object *obj,
+			 const struct rc_result **res)
+{
+	*res = obj->res;
+	return obj->nr_relos;
+}
+
 int rc_object_write(struct rc_object *obj, const char *path,
 		    struct rc_error *err)
 {
-	size_t plen = strlen(path);
+	size_t plen = strlen(path), size, done = 0;
 	char *tmp = malloc(plen + 16);
-	unsigned char *out;
-	size_t done = 0;
+	unsigned char *out = rc_object_image(obj, &size);
 	int fd, ret = -EIO;
 
-	out = malloc(obj->size);
 	if (!tmp || !out) {
 		free(tmp);
 		free(out);
 		return -ENOMEM;
 	}
-	memcpy(out, obj->buf, obj->size);
-	/* the core_relo records are consumed: stock libbpf sees none */
-	if (obj->relocated && obj->core_relo_len_off)
-		memset(out + obj->core_relo_len_off, 0, 4);
-
 	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	while (done < obj->size) {
-		ssize_t n = write(fd, out + done, obj->size - done);
+	while (done < size) {
+		ssize_t n = write(fd, out + done, size - done);
 
 		if (n <= 0)
 			break;
 		done += n;
 	}
-	if (done != obj->size || fchmod(fd, 0644) || fsync(fd) || close(fd) ||
+	if (done != size || fchmod(fd, 0644) || fsync(fd) || close(fd) ||
 	    rename(tmp, path)) {
 		rc_fmt(err->msg, sizeof(err->msg), "%s: write failed: %s", path,
 		       strerror(errno));

@@ -237,6 +237,16 @@ int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 int rc_object_write(struct rc_object *obj, const char *path,
 		    struct rc_error *err);
 
+/*
+ * The object's bytes as rc_object_write() would write them: relocated
+ * instructions, core_relo records consumed.  Allocated; free() it.
+ */
+void *rc_object_image(const struct rc_object *obj, size_t *size);
+
+/* All results, in .BTF.ext order; returns their count. */
+size_t rc_object_results(const struct rc_object *obj,
+			 const struct rc_result **res);
+
 #ifdef __cplusplus
 }
 #endif

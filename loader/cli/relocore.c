@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "relocore.h"
 
 #define MAX_MODULES 64
@@ -38,6 +39,9 @@ static void usage(FILE *f)
 "        print one line per relocation: section, instruction, kind, the\n"
 "        access as C, the target type, old -> new value, or why the\n"
 "        relocation was poisoned or refused.  Exit 1 if any was refused.\n"
+"  run OBJ [--btf FILE] [--duration SECS] [--json] [-- COMMAND...]\n"
+"        Relocate OBJ for the running kernel, load and attach it, print its\n"
+"        events and maps (see relocore run --help).\n"
 "  reloc OBJ --btf FILE -o OUT\n"
 "        Write OBJ relocated for the target: instructions patched, the\n"
 "        core_relo records consumed, everything else kept, so stock libbpf\n"
@@ -320,6 +324,8 @@ int main(int argc, char **argv)
 		return cmd_explain(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "reloc"))
 		return cmd_reloc(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
 	fprintf(stderr, "relocore: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;
