@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(clang llvm llvm-dev clang-16 python3 libbpf-dev libelf-dev zlib1g-dev bpftool dwarves cmake make
       qemu-system-x86 busybox-static linux-source-6.1 cpio zstd xz-utils binutils
-      libclang-rt-14-dev valgrind kmod)
+      libclang-rt-14-dev valgrind kmod lz4 bzip2)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
