@@ -3,23 +3,14 @@
  * cands.c - candidate target types by essential name.
  *
  * libbpf scans every target type for every local type; relocore indexes
- * the target once (essential-name hash -> type ids, sorted) and looks
- * candidates up by binary search.
+ * the target once (essential-name hash -> bucket of type ids) and looks
+ * candidates up in one bucket.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-
-static int ent_cmp(const void *a, const void *b)
-{
-	const struct rc_name_ent *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
 
 /* Kinds that can be the root of a relocation (others never are candidates). */
 static bool indexable(const struct btf_type *t)
@@ -44,36 +35,58 @@ static bool indexable(const struct btf_type *t)
 int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
 			uint32_t start_id)
 {
-	uint32_t i, n = btf__type_cnt(btf);
+	uint32_t i, n = btf__type_cnt(btf), nb = 1, cnt = 0;
+	struct rc_name_ent *tmp;
 
 	memset(idx, 0, sizeof(*idx));
 	idx->btf = btf;
 	idx->start_id = start_id;
 	if (n <= start_id)
-		return 0;
-	idx->ent = malloc(sizeof(*idx->ent) * (n - start_id));
-	if (!idx->ent)
+		n = start_id;
+	while (nb < (n - start_id) / 2 + 1)
+		nb <<= 1;
+	idx->mask = nb - 1;
+	idx->bucket = calloc(nb + 1, sizeof(*idx->bucket));
+	tmp = malloc(sizeof(*tmp) * (n - start_id + 1));
+	idx->ent = malloc(sizeof(*idx->ent) * (n - start_id + 1));
+	if (!idx->bucket || !tmp || !idx->ent) {
+		free(tmp);
+		rc_name_index_free(idx);
 		return -ENOMEM;
+	}
 	for (i = start_id; i < n; i++) {
 		const struct btf_type *t = btf__type_by_id(btf, i);
 		const char *name;
 
-		if (!t || !t->name_off || !indexable(t))
+		if (!t->name_off || !indexable(t))
 			continue;
 		name = btf__name_by_offset(btf, t->name_off);
 		if (rc_str_empty(name))
 			continue;
-		idx->ent[idx->n].hash = rc_name_hash(name, rc_essential_name_len(name));
-		idx->ent[idx->n].id = i;
-		idx->n++;
+		tmp[cnt].hash = rc_name_hash(name, rc_essential_name_len(name));
+		tmp[cnt].id = i;
+		idx->bucket[(tmp[cnt].hash & idx->mask) + 1]++;
+		cnt++;
 	}
-	qsort(idx->ent, idx->n, sizeof(*idx->ent), ent_cmp);
+	for (i = 1; i <= nb; i++)
+		idx->bucket[i] += idx->bucket[i - 1];
+	/* stable placement keeps type id order within a bucket */
+	for (i = 0; i < cnt; i++) {
+		uint32_t b = tmp[i].hash & idx->mask;
+
+		idx->ent[idx->bucket[b]++] = tmp[i];
+	}
+	for (i = nb; i > 0; i--)
+		idx->bucket[i] = idx->bucket[i - 1];
+	idx->bucket[0] = 0;
+	free(tmp);
 	return 0;
 }
 
 void rc_name_index_free(struct rc_name_index *idx)
 {
 	free(idx->ent);
+	free(idx->bucket);
 	memset(idx, 0, sizeof(*idx));
 }
 
@@ -96,28 +109,28 @@ static int cands_push(struct rc_cands *c, const struct btf *btf, uint32_t id)
 static int add_cands(const struct rc_name_index *idx, const struct btf_type *lt,
 		     const char *lname, size_t llen, struct rc_cands *out)
 {
-	uint32_t h = rc_name_hash(lname, llen);
-	size_t lo = 0, hi = idx->n;
+	uint32_t h = rc_name_hash(lname, llen), b, k;
 	int err;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (!idx->bucket)
+		return 0;
+	b = h & idx->mask;
+	for (k = idx->bucket[b]; k < idx->bucket[b + 1]; k++) {
+		const struct rc_name_ent *e = &idx->ent[k];
+		const struct btf_type *t;
+		const char *n;
 
-		if (idx->ent[mid].hash < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < idx->n && idx->ent[lo].hash == h; lo++) {
-		const struct btf_type *t = btf__type_by_id(idx->btf, idx->ent[lo].id);
-		const char *n = btf__name_by_offset(idx->btf, t->name_off);
+		if (e->hash != h)
+			continue;
+		t = btf__type_by_id(idx->btf, e->id);
+		n = btf__name_by_offset(idx->btf, t->name_off);
 
 		if (!(btf_kind(t) == btf_kind(lt) ||
 		      (btf_is_any_enum(t) && btf_is_any_enum(lt))))
 			continue;
 		if (rc_essential_name_len(n) != llen || strncmp(n, lname, llen))
 			continue;
-		err = cands_push(out, idx->btf, idx->ent[lo].id);
+		err = cands_push(out, idx->btf, e->id);
 		if (err)
 			return err;
 	}

@@ -205,14 +205,15 @@ static int calc_relo(const struct rc_spec *local, const struct rc_spec *targ,
 		struct field_val lv, tv;
 
 		err = calc_field(local, kind, &lv, d->reason, sizeof(d->reason));
-		if (!err)
-			err = calc_field(targ, kind, &tv, d->reason, sizeof(d->reason));
 		if (err)
 			goto out;
 		d->orig_val = lv.val;
-		d->new_val = tv.val;
 		d->validate = lv.validate;
 		d->orig_sz = lv.sz;
+		err = calc_field(targ, kind, &tv, d->reason, sizeof(d->reason));
+		if (err)
+			goto out;
+		d->new_val = tv.val;
 		d->new_sz = tv.sz;
 		if (lv.sz != tv.sz) {
 			const struct btf_type *ot = rc_type(local->btf, lv.type_id);

@@ -113,7 +113,10 @@ int rc_core_patch(struct bpf_insn *insns, size_t cnt, size_t idx,
 			/* a resized signed or non-scalar field cannot be loaded with
 			 * another size: poison, as libbpf does */
 			poison(insn, 1);
-			return 0;
+			rc_fmt(err, errsz,
+			       "field is %u bytes on the target, %u here, and not an unsigned integer or pointer: the access cannot be resized",
+			       d->new_sz, d->orig_sz);
+			return RC_PATCH_POISONED;
 		}
 		insn->off = (int16_t)d->new_val;
 		if (d->new_sz != d->orig_sz) {

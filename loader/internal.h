@@ -12,11 +12,15 @@
 /* Nesting limit for recursive type comparisons (libbpf uses the same). */
 #define RC_MAX_DEPTH 32
 
-/* Candidate index of a target BTF: type ids sorted by essential-name hash. */
+/*
+ * Candidate index of a target BTF: type ids bucketed by the hash of their
+ * essential name (a counting sort, so building it is one linear pass).
+ */
 struct rc_name_index {
 	const struct btf *btf;
 	uint32_t start_id;	/* first type id that belongs to this BTF */
-	uint32_t n;
+	uint32_t mask;		/* buckets - 1 (a power of two) */
+	uint32_t *bucket;	/* bucket b holds ent[bucket[b] .. bucket[b+1]) */
 	struct rc_name_ent {
 		uint32_t hash;
 		uint32_t id;

@@ -503,9 +503,15 @@ int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 		for (k = 0; k < rs->nr; k++, i++) {
 			struct rc_result *r = &obj->res[i];
 
-			if (r->d.outcome != RC_ERROR)
-				rc_core_patch(insns, p->size / 8, r->insn_idx, &r->d,
-					      r->patch_err, sizeof(r->patch_err));
+			if (r->d.outcome == RC_ERROR)
+				continue;
+			if (rc_core_patch(insns, p->size / 8, r->insn_idx, &r->d,
+					  r->patch_err, sizeof(r->patch_err)) ==
+			    RC_PATCH_POISONED) {
+				r->d.outcome = RC_POISON;
+				rc_fmt(r->d.reason, sizeof(r->d.reason), "%s", r->patch_err);
+				r->patch_err[0] = 0;
+			}
 		}
 		memcpy(scratch + p->off, insns, p->size);
 		free(insns);

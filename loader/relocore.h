@@ -162,9 +162,13 @@ int rc_core_decide(const struct btf *local, const struct rc_target *target,
 
 /*
  * Apply @d to the instruction at @insns[@idx] (@cnt instructions in the
- * program).  Returns 0, or -errno with a message in @err: the instruction
- * does not hold what the decision expects.
+ * program).  Returns 0; RC_PATCH_POISONED when the instruction itself made
+ * the decision unusable (a load of a resized signed field) and was
+ * poisoned, with the reason in @err; or -errno with a message in @err: the
+ * instruction does not hold what the decision expects.
  */
+#define RC_PATCH_POISONED 1
+
 int rc_core_patch(struct bpf_insn *insns, size_t cnt, size_t idx,
 		  const struct rc_decision *d, char *err, size_t errsz);
 

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# test/crosscheck/run.sh - compare relocore's CO-RE decisions with libbpf's.
+#
+# For every example object (examples/*.bpf.c and the corner cases in
+# test/crosscheck/edge/*.bpf.c, built once on the host by examples/build.sh)
+# and each Debian kernel BTF (cloud-6.1, cloud-6.12,
+# rt-6.12, from vm/kernel-btf.sh):
+#   relocore:  build/bin/relocore explain OBJ --btf BTF --json
+#   libbpf:    build/crosscheck/libbpf_oracle (libbpf_oracle.c), which calls
+#              libbpf 1.1's own bpf_core_calc_relo_insn()/bpf_core_patch_insn()
+#              from Debian's static libbpf.a; see the comment at its top for
+#              why this was preferred over parsing `bpftool -d` output.
+# and relocore's relocated object (`relocore reloc`) against the
+# instructions libbpf patches; and, as a check of the oracle itself, that the oracle's libbpf debug lines
+# (candidates, matched target specs) are the lines `bpftool -d gen
+# min_core_btf` prints for the same object and BTF.
+#
+# Output: `PASS: crosscheck/<obj>/<kernel>` or one `FAIL: crosscheck/<obj>/
+# <kernel>: <relocation and both values>` line per mismatch, then
+# `crosscheck: N relocations compared, M mismatches`.  Exit status is
+# non-zero on any mismatch, on an oracle/bpftool disagreement, or when
+# nothing was compared.
+#
+# Environment: RELOCORE (default build/bin/relocore), CROSSCHECK_KERNELS
+# (default "cloud-6.1 cloud-6.12 rt-6.12"), CROSSCHECK_OBJS (object files to
+# use instead of building examples/), CROSSCHECK_NO_BPFTOOL=1 skips the
+# oracle-vs-bpftool check.  Per-run files are kept in build/crosscheck/out/.
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../../scripts/cache.sh
+source "$here/../../scripts/cache.sh"
+
+RELOCORE=${RELOCORE:-$RC_BUILD/bin/relocore}
+KERNELS=${CROSSCHECK_KERNELS:-cloud-6.1 cloud-6.12 rt-6.12}
+work="$RC_BUILD/crosscheck"
+oracle="$work/libbpf_oracle"
+mkdir -p "$work"
+
+log() { echo "crosscheck: $*" >&2; }
+
+# --- the oracle -----------------------------------------------------------
+if [ ! -x "$oracle" ] || [ "$here/libbpf_oracle.c" -nt "$oracle" ]; then
+	log "building $oracle"
+	${CC:-cc} -O2 -g -Wall -Wextra -o "$oracle" "$here/libbpf_oracle.c" \
+		/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz || { echo "FAIL: crosscheck: cannot build libbpf_oracle"; exit 1; }
+fi
+
+# --- the objects ------------------------------------------------------------
+if [ -n "${CROSSCHECK_OBJS:-}" ]; then
+	read -r -a objs <<<"$CROSSCHECK_OBJS"
+else
+	# the examples, and the corner cases of edge/ (same compiler, flags
+	# and vmlinux.h)
+	rm -rf "$work/examples"
+	"$RC_ROOT/examples/build.sh" "$work/examples" "$RC_ROOT"/examples/*.bpf.c "$here"/edge/*.bpf.c >&2 ||
+		{ echo "FAIL: crosscheck: examples/build.sh failed"; exit 1; }
+	objs=("$work"/examples/*.bpf.o)
+fi
+if [ ${#objs[@]} -eq 0 ] || [ ! -e "${objs[0]}" ]; then
+	echo "FAIL: crosscheck: no objects"
+	exit 1
+fi
+
+if [ ! -x "$RELOCORE" ]; then
+	echo "FAIL: crosscheck: $RELOCORE is missing (build relocore first)"
+	echo "crosscheck: 0 relocations compared, 0 mismatches"
+	exit 1
+fi
+
+total=0
+mism=0
+harness_bad=0
+for kernel in $KERNELS; do
+	btf=$("$RC_ROOT/vm/kernel-btf.sh" "$kernel") || { echo "FAIL: crosscheck/*/$kernel: no BTF (vm/kernel-btf.sh $kernel)"; harness_bad=1; continue; }
+	for obj in "${objs[@]}"; do
+		name=$(basename "$obj" .o)
+		name=${name%.bpf}
+		tag="crosscheck/$name/$kernel"
+		out="$work/out/$name/$kernel"
+		mkdir -p "$out"
+
+		# The oracle must say what bpftool (libbpf's own driver) says.
+		if [ "${CROSSCHECK_NO_BPFTOOL:-0}" != 1 ]; then
+			"$oracle" trace "$obj" "$btf" >"$out/oracle.trace" 2>&1
+			timeout 300 bpftool -d gen min_core_btf "$btf" "$out/min.btf" "$obj" \
+				>"$out/bpftool.trace" 2>&1
+			brc=$?
+			grep -E "relo #[0-9]+: |CO-RE relocating" "$out/oracle.trace" |
+				grep -vE "relo #[0-9]+: (patched|substituting|unexpected insn|insn #|trying to relocate)" |
+				sed 's/^libbpf: //' >"$out/oracle.lines"
+			grep -E "relo #[0-9]+: |CO-RE relocating" "$out/bpftool.trace" |
+				sed 's/^libbpf: //' >"$out/bpftool.lines"
+			# bpftool stops at the first failing relocation: compare its
+			# lines with the same-length prefix of the oracle's.
+			n=$(wc -l <"$out/bpftool.lines")
+			if [ "$brc" = 0 ]; then
+				cmp -s "$out/oracle.lines" "$out/bpftool.lines"
+			else
+				head -n "$n" "$out/oracle.lines" | cmp -s - "$out/bpftool.lines"
+			fi
+			same=$?
+			if [ "$same" != 0 ] || [ "$n" = 0 ]; then
+				echo "FAIL: oracle-vs-bpftool/$name/$kernel: libbpf_oracle and bpftool -d disagree (see $out/{oracle,bpftool}.lines)"
+				harness_bad=1
+			fi
+		fi
+
+		"$oracle" dump "$obj" "$btf" >"$out/libbpf.json" 2>"$out/libbpf.err" ||
+			{ echo "FAIL: $tag: libbpf_oracle failed: $(head -c 300 "$out/libbpf.err")"; harness_bad=1; continue; }
+
+		timeout 300 "$RELOCORE" explain "$obj" --btf "$btf" --json \
+			>"$out/relocore.json" 2>"$out/relocore.err"
+		rrc=$?
+		if [ ! -s "$out/relocore.json" ]; then
+			echo "FAIL: $tag: relocore explain exited $rrc with no JSON: $(head -c 300 "$out/relocore.err")"
+			mism=$((mism + 1))
+			continue
+		fi
+
+		# The instructions too: `relocore reloc` must write what libbpf
+		# patches; it refuses the whole object when any relocation
+		# fails, which is right exactly when libbpf has an error too.
+		relocated=()
+		rm -f "$out/relocated.o"
+		timeout 300 "$RELOCORE" reloc "$obj" --btf "$btf" -o "$out/relocated.o" \
+			>"$out/reloc.log" 2>&1
+		wrc=$?
+		if grep -q '"result":"error"' "$out/libbpf.json"; then
+			if [ "$wrc" = 0 ]; then
+				echo "FAIL: $tag: relocore reloc succeeded, but libbpf refuses a relocation of this object"
+				mism=$((mism + 1))
+			fi
+		elif [ "$wrc" != 0 ] || [ ! -s "$out/relocated.o" ]; then
+			echo "FAIL: $tag: relocore reloc exited $wrc: $(head -c 300 "$out/reloc.log")"
+			mism=$((mism + 1))
+		else
+			relocated=("$out/relocated.o")
+		fi
+
+		"$oracle" compare "$obj" "$btf" "$out/relocore.json" "$tag" "${relocated[@]}" >"$out/compare.txt" 2>&1
+		grep -E '^(PASS|FAIL): ' "$out/compare.txt"
+		line=$(grep -E '^compared [0-9]+ mismatches [0-9]+$' "$out/compare.txt" | tail -n1)
+		if [ -z "$line" ]; then
+			echo "FAIL: $tag: comparer crashed: $(tail -c 300 "$out/compare.txt")"
+			mism=$((mism + 1))
+			continue
+		fi
+		read -r _ c _ m <<<"$line"
+		total=$((total + c))
+		mism=$((mism + m))
+		if [ "$rrc" != 0 ] && [ "$m" = 0 ]; then
+			log "note: relocore explain exited $rrc for $tag (decisions agree)"
+		fi
+	done
+done
+
+echo "crosscheck: $total relocations compared, $mism mismatches"
+[ "$total" -gt 0 ] && [ "$mism" = 0 ] && [ "$harness_bad" = 0 ]
