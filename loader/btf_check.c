@@ -157,8 +157,40 @@ static uint32_t own_str_len(const struct btf *btf, const struct btf_header **hdr
 	return h->str_len;
 }
 
+int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx)
+{
+	const struct btf *base = btf__base_btf(btf);
+	uint32_t id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf);
+	const struct btf_header *h;
+	const unsigned char *p, *end;
+	int err;
+
+	own_str_len(btf, &h);
+	if (!h)
+		return -ENOMEM;
+	p = (const unsigned char *)h + h->hdr_len + h->type_off;
+	end = p + h->type_len;
+	for (; id < n && p < end; id++) {
+		const struct btf_type *t = (const void *)p;
+
+		err = fn(ctx, id, t);
+		if (err)
+			return err;
+		p += type_rec_size(t);
+	}
+	return id == n && p == end ? 0 : -EINVAL;
+}
+
+static int check_one(void *ctx, uint32_t id, const struct btf_type *t)
+{
+	struct checker *c = ctx;
+
+	c->id = id;
+	return check_type(c, t);
+}
+
 /*
- * Walk the type records of @btf (its own part, for split BTF) straight from
+ * Check every type record of @btf (its own part, for split BTF), walking
  * its raw data: one pass, no per-type library calls.
  */
 int rc_btf_validate(const struct btf *btf, const char *what,
@@ -166,27 +198,18 @@ int rc_btf_validate(const struct btf *btf, const char *what,
 {
 	const struct btf *base = btf__base_btf(btf);
 	struct checker c = { btf, btf__type_cnt(btf), 0, what, err, 0 };
-	uint32_t start = base ? btf__type_cnt(base) : 1;
 	const struct btf_header *h, *bh;
-	const unsigned char *p, *end;
+	int ret;
 
 	c.str_limit = own_str_len(btf, &h) + (base ? own_str_len(base, &bh) : 0);
 	if (!h) {
 		rc_fmt(err->msg, sizeof(err->msg), "%s: BTF raw data unavailable", what);
 		return -EINVAL;
 	}
-	p = (const unsigned char *)h + h->hdr_len + h->type_off;
-	end = p + h->type_len;
-	for (c.id = start; c.id < c.n && p < end; c.id++) {
-		const struct btf_type *t = (const void *)p;
-
-		if (check_type(&c, t))
-			return -EINVAL;
-		p += type_rec_size(t);
-	}
-	if (c.id != c.n || p != end)
+	ret = rc_btf_for_each_type(btf, check_one, &c);
+	if (ret == -EINVAL && !err->msg[0])
 		return bad(&c, "type section does not match the type count", 0);
 	/* cycles of modifiers/typedefs need no pass of their own: every walk
 	 * through them (rc_skip_mods_typedefs, btf__resolve_size) is bounded */
-	return 0;
+	return ret ? -EINVAL : 0;
 }

@@ -31,12 +31,34 @@ static bool indexable(const struct btf_type *t)
 	}
 }
 
-/* Index the named types of @btf from @start_id on. */
+struct collect {
+	const struct btf *btf;
+	struct rc_name_ent *ent;
+	uint32_t cnt, start_id;
+};
+
+static int collect_one(void *ctx, uint32_t id, const struct btf_type *t)
+{
+	struct collect *c = ctx;
+	const char *name;
+
+	if (id < c->start_id || !t->name_off || !indexable(t))
+		return 0;
+	name = btf__name_by_offset(c->btf, t->name_off);
+	if (rc_str_empty(name))
+		return 0;
+	c->ent[c->cnt].hash = rc_name_hash(name, rc_essential_name_len(name));
+	c->ent[c->cnt].id = id;
+	c->cnt++;
+	return 0;
+}
+
+/* Index the named types of @btf (its own part) from @start_id on. */
 int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
 			uint32_t start_id)
 {
-	uint32_t i, n = btf__type_cnt(btf), nb = 1, cnt = 0;
-	struct rc_name_ent *tmp;
+	uint32_t i, n = btf__type_cnt(btf), nb = 1;
+	struct collect c = { btf, NULL, 0, start_id };
 
 	memset(idx, 0, sizeof(*idx));
 	idx->btf = btf;
@@ -47,39 +69,25 @@ int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
 		nb <<= 1;
 	idx->mask = nb - 1;
 	idx->bucket = calloc(nb + 1, sizeof(*idx->bucket));
-	tmp = malloc(sizeof(*tmp) * (n - start_id + 1));
+	c.ent = malloc(sizeof(*c.ent) * (n - start_id + 1));
 	idx->ent = malloc(sizeof(*idx->ent) * (n - start_id + 1));
-	if (!idx->bucket || !tmp || !idx->ent) {
-		free(tmp);
+	if (!idx->bucket || !c.ent || !idx->ent ||
+	    rc_btf_for_each_type(btf, collect_one, &c)) {
+		free(c.ent);
 		rc_name_index_free(idx);
 		return -ENOMEM;
 	}
-	for (i = start_id; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-		const char *name;
-
-		if (!t->name_off || !indexable(t))
-			continue;
-		name = btf__name_by_offset(btf, t->name_off);
-		if (rc_str_empty(name))
-			continue;
-		tmp[cnt].hash = rc_name_hash(name, rc_essential_name_len(name));
-		tmp[cnt].id = i;
-		idx->bucket[(tmp[cnt].hash & idx->mask) + 1]++;
-		cnt++;
-	}
+	/* counting sort by bucket; stable, so type id order is kept */
+	for (i = 0; i < c.cnt; i++)
+		idx->bucket[(c.ent[i].hash & idx->mask) + 1]++;
 	for (i = 1; i <= nb; i++)
 		idx->bucket[i] += idx->bucket[i - 1];
-	/* stable placement keeps type id order within a bucket */
-	for (i = 0; i < cnt; i++) {
-		uint32_t b = tmp[i].hash & idx->mask;
-
-		idx->ent[idx->bucket[b]++] = tmp[i];
-	}
+	for (i = 0; i < c.cnt; i++)
+		idx->ent[idx->bucket[c.ent[i].hash & idx->mask]++] = c.ent[i];
 	for (i = nb; i > 0; i--)
 		idx->bucket[i] = idx->bucket[i - 1];
 	idx->bucket[0] = 0;
-	free(tmp);
+	free(c.ent);
 	return 0;
 }
 
@@ -152,7 +160,8 @@ int rc_core_find_cands(const struct btf *local, uint32_t local_id,
 	if (rc_str_empty(lname))
 		return -EINVAL;
 	llen = rc_essential_name_len(lname);
-	err = add_cands(&target->vidx, lt, lname, llen, out);
+	err = add_cands(&target->bidx, lt, lname, llen, out) ?:
+	      add_cands(&target->vidx, lt, lname, llen, out);
 	/* modules are searched only when vmlinux has no candidate */
 	for (i = 0; !err && !out->len && i < target->nr_mods; i++)
 		err = add_cands(&target->mods[i].idx, lt, lname, llen, out);

@@ -31,6 +31,7 @@ struct rc_target {
 	struct btf *vmlinux;
 	bool own_vmlinux;
 	struct btf *base;	/* base of a split vmlinux (--base-btf) */
+	struct rc_name_index bidx;	/* the base's types, when split */
 	struct rc_name_index vidx;
 	int nr_mods;
 	struct rc_module {
@@ -68,6 +69,13 @@ int rc_fields_are_compat(const struct btf *lbtf, uint32_t lid,
 /* Match a parsed local spec against target type @tid: 1, 0 or -errno. */
 int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
 		  uint32_t tid, struct rc_spec *targ);
+
+/* Call @fn for each type record of @btf's own part (split: above its
+ * base), in id order, read straight from the raw data.  Stops at the first
+ * non-zero return and returns it; -EINVAL if the records and the type
+ * count disagree. */
+typedef int (*rc_type_fn)(void *ctx, uint32_t id, const struct btf_type *t);
+int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx);
 
 int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
 			uint32_t start_id);

@@ -108,6 +108,12 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 			    eh.e_machine);
 	if (eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return fail(err, obj, "big-endian BPF objects are not supported");
+	/* libelf shows a truncated section header table as no sections */
+	if (!eh.e_shnum || eh.e_shoff > obj->size ||
+	    (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > obj->size - eh.e_shoff)
+		return fail(err, obj,
+			    "section header table (offset 0x%llx, %u entries) missing or beyond the file (0x%zx bytes)",
+			    (unsigned long long)eh.e_shoff, eh.e_shnum, obj->size);
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return fail(err, obj, "no section name table: %s", elf_errmsg(-1));
 
@@ -305,21 +311,22 @@ static int index_relos(struct rc_object *obj, struct rc_error *err)
 	return 0;
 }
 
-struct rc_object *rc_object_open_mem(const void *data, size_t size,
-				     const char *name, struct rc_error *err)
+/* Open the object in @buf (@size bytes), which the object then owns. */
+static struct rc_object *open_owned(unsigned char *buf, size_t size,
+				    const char *name, struct rc_error *err)
 {
 	struct rc_object *obj = calloc(1, sizeof(*obj));
 	size_t btf_off, btf_size;
 	Elf *elf = NULL;
 	int ret;
 
-	if (!obj || !(obj->name = strdup(name ? name : "<memory>")) ||
-	    !(obj->buf = malloc(size ? size : 1))) {
+	if (!obj || !(obj->name = strdup(name ? name : "<memory>"))) {
 		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+		free(buf);
 		rc_object_free(obj);
 		return NULL;
 	}
-	memcpy(obj->buf, data, size);
+	obj->buf = buf;
 	obj->size = size;
 	if (size < EI_NIDENT || memcmp(obj->buf, ELFMAG, SELFMAG)) {
 		fail(err, obj, "not an ELF file");
@@ -355,9 +362,21 @@ err:
 	return NULL;
 }
 
+struct rc_object *rc_object_open_mem(const void *data, size_t size,
+				     const char *name, struct rc_error *err)
+{
+	unsigned char *buf = malloc(size ? size : 1);
+
+	if (!buf) {
+		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+		return NULL;
+	}
+	memcpy(buf, data, size);
+	return open_owned(buf, size, name, err);
+}
+
 struct rc_object *rc_object_open(const char *path, struct rc_error *err)
 {
-	struct rc_object *obj = NULL;
 	unsigned char *buf;
 	struct stat st;
 	size_t got = 0;
@@ -384,12 +403,12 @@ struct rc_object *rc_object_open(const char *path, struct rc_error *err)
 		got += n;
 	}
 	close(fd);
-	if (!buf || got != (size_t)st.st_size)
+	if (!buf || got != (size_t)st.st_size) {
 		rc_fmt(err->msg, sizeof(err->msg), "%s: read failed", path);
-	else
-		obj = rc_object_open_mem(buf, got, path, err);
-	free(buf);
-	return obj;
+		free(buf);
+		return NULL;
+	}
+	return open_owned(buf, got, path, err);
 }
 
 void rc_object_free(struct rc_object *obj)
@@ -442,12 +461,45 @@ static struct rc_result *first_refused(struct rc_object *obj, size_t *count)
 	return first;
 }
 
+/* Earlier record group of the same program section as group @s, or -1. */
+static int same_section_before(const struct rc_object *obj, int s)
+{
+	int k;
+
+	for (k = 0; k < s; k++)
+		if (obj->relo_secs[k].prog == obj->relo_secs[s].prog)
+			return k;
+	return -1;
+}
+
+static bool scratch_shared(const struct rc_object *obj, int s)
+{
+	return same_section_before(obj, s) >= 0;
+}
+
+/* The working copy of group @s's section: shared with an earlier group of
+ * the same section, or a fresh copy of the instructions. */
+static struct bpf_insn *section_copy(const struct rc_object *obj,
+				     struct bpf_insn **scratch, int s)
+{
+	const struct prog_sec *p = &obj->progs[obj->relo_secs[s].prog];
+	int k = same_section_before(obj, s);
+	struct bpf_insn *insns;
+
+	if (k >= 0)
+		return scratch[k];
+	insns = malloc(p->size ? p->size : 1);
+	if (insns)
+		memcpy(insns, obj->buf + p->off, p->size);
+	return insns;
+}
+
 int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 		       const struct rc_result **res, struct rc_error *err)
 {
 	uint32_t nt = obj->btf ? btf__type_cnt(obj->btf) : 0;
 	struct rc_cands *cache = NULL;
-	unsigned char *scratch = NULL;
+	struct bpf_insn **scratch = NULL;
 	struct rc_result *bad;
 	size_t i, nbad;
 	int s, ret = 0;
@@ -482,24 +534,25 @@ int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 			goto out;
 	}
 
-	/* patch a copy of every program section; commit only if all apply */
-	scratch = malloc(obj->size);
+	/* patch copies of the program sections; commit only if all apply */
+	scratch = calloc(obj->nr_relo_secs, sizeof(*scratch));
 	if (!scratch) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	memcpy(scratch, obj->buf, obj->size);
 	for (s = 0, i = 0; s < obj->nr_relo_secs; s++) {
 		const struct relo_sec *rs = &obj->relo_secs[s];
 		const struct prog_sec *p = &obj->progs[rs->prog];
-		struct bpf_insn *insns = malloc(p->size);
+		struct bpf_insn *insns;
 		uint32_t k;
 
+		/* several record groups may name one section: chain the copies */
+		insns = section_copy(obj, scratch, s);
 		if (!insns) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		memcpy(insns, scratch + p->off, p->size);
+		scratch[s] = insns;
 		for (k = 0; k < rs->nr; k++, i++) {
 			struct rc_result *r = &obj->res[i];
 
@@ -513,8 +566,6 @@ int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 				r->patch_err[0] = 0;
 			}
 		}
-		memcpy(scratch + p->off, insns, p->size);
-		free(insns);
 	}
 	bad = first_refused(obj, &nbad);
 	if (bad) {
@@ -528,12 +579,19 @@ int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 			   bad->patch_err[0] ? bad->patch_err : bad->d.reason);
 		goto out;
 	}
-	memcpy(obj->buf, scratch, obj->size);
+	for (s = 0; s < obj->nr_relo_secs; s++) {
+		const struct prog_sec *p = &obj->progs[obj->relo_secs[s].prog];
+
+		memcpy(obj->buf + p->off, scratch[s], p->size);
+	}
 	obj->relocated = true;
 out:
 	for (i = 0; cache && i < nt; i++)
 		free(cache[i].c);
 	free(cache);
+	for (s = 0; scratch && s < obj->nr_relo_secs; s++)
+		if (!scratch_shared(obj, s))
+			free(scratch[s]);
 	free(scratch);
 	return ret;
 }

@@ -6,9 +6,41 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
+
+/* Raw BTF from a file, mapped rather than read: libbpf copies it anyway.
+ * (libbpf 1.1 does not export btf__new_split: split BTF is read by it.) */
+static struct btf *parse_raw(const char *path, struct btf *base)
+{
+	struct btf *btf = NULL;
+	struct stat st;
+	void *map;
+	int fd;
+
+	if (base)
+		return btf__parse_raw_split(path, base);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || st.st_size <= 0 || st.st_size > (1 << 30)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)	/* e.g. sysfs files: let libbpf read it */
+		return btf__parse_raw(path);
+	btf = btf__new(map, st.st_size);
+	munmap(map, st.st_size);
+	return btf;
+}
 
 /* Parse @path as raw BTF or as an ELF file's .BTF section. */
 static struct btf *parse_btf(const char *path, struct btf *base,
@@ -29,7 +61,7 @@ static struct btf *parse_btf(const char *path, struct btf *base,
 	if (n == 4 && !memcmp(magic, "\177ELF", 4)) {
 		btf = base ? btf__parse_elf_split(path, base) : btf__parse_elf(path, NULL);
 	} else if (n >= 2 && magic[0] == 0x9f && magic[1] == 0xeb) {
-		btf = base ? btf__parse_raw_split(path, base) : btf__parse_raw(path);
+		btf = parse_raw(path, base);
 	} else {
 		rc_fmt(err->msg, sizeof(err->msg),
 		       "%s: neither raw BTF (magic 0xeb9f) nor an ELF file", path);
@@ -56,7 +88,10 @@ static struct rc_target *target_new(struct btf *vmlinux, bool own)
 		return NULL;
 	t->vmlinux = vmlinux;
 	t->own_vmlinux = own;
-	if (rc_name_index_build(&t->vidx, vmlinux, 1)) {
+	if ((btf__base_btf(vmlinux) &&
+	     rc_name_index_build(&t->bidx, btf__base_btf(vmlinux), 1)) ||
+	    rc_name_index_build(&t->vidx, vmlinux, 1)) {
+		rc_name_index_free(&t->bidx);
 		free(t);
 		return NULL;
 	}
@@ -142,6 +177,7 @@ void rc_target_free(struct rc_target *t)
 	}
 	free(t->mods);
 	rc_name_index_free(&t->vidx);
+	rc_name_index_free(&t->bidx);
 	if (t->own_vmlinux)
 		btf__free(t->vmlinux);
 	btf__free(t->base);

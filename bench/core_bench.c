@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * core_bench - relocore vs libbpf on the same work, in one process:
+ * open a target BTF, then decide (and patch) every CO-RE relocation of
+ * the given objects.
+ *
+ *   libbpf side:   btf__parse(target); per object: libelf + btf__parse_elf,
+ *                  then libbpf's own bpf_core_add_cands (its linear
+ *                  candidate scan, cached per local type as libbpf does),
+ *                  bpf_core_calc_relo_insn and bpf_core_patch_insn - the
+ *                  driving loop of test/crosscheck/libbpf_oracle.c.
+ *   relocore side: rc_target_open; per object: rc_object_open +
+ *                  rc_object_relocate.
+ *
+ * usage: core_bench MODE ITER TARGET.btf OBJ...
+ *   MODE: both (alternating, prints per-side medians and the ratio),
+ *         libbpf or relocore (one side only, for callgrind)
+ */
+#define main oracle_main
+#include "../test/crosscheck/libbpf_oracle.c"
+#undef main
+
+#include <time.h>
+
+#include "relocore.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static size_t libbpf_side(const char *target, char **objs, int n)
+{
+	struct btf *targ = btf__parse(target, NULL);
+	size_t relos = 0;
+	int i;
+
+	if (!targ)
+		die("libbpf cannot parse %s", target);
+	for (i = 0; i < n; i++) {
+		struct object o;
+		size_t k, nv = 0;
+		struct verdict *v;
+
+		object_open(&o, objs[i], true);
+		v = run_oracle(&o, targ, &nv);
+		relos += nv;
+		free(v);
+		for (k = 0; k < o.nsecs; k++) {
+			free(o.secs[k].name);
+			free(o.secs[k].data);
+		}
+		free(o.secs);
+		btf__free(o.btf);
+	}
+	btf__free(targ);
+	return relos;
+}
+
+static size_t relocore_side(const char *target, char **objs, int n)
+{
+	struct rc_error err = { "" };
+	struct rc_target *t = rc_target_open(target, NULL, &err);
+	size_t relos = 0;
+	int i;
+
+	if (!t)
+		die("relocore: %s", err.msg);
+	for (i = 0; i < n; i++) {
+		struct rc_object *o = rc_object_open(objs[i], &err);
+
+		if (!o)
+			die("relocore: %s", err.msg);
+		rc_object_relocate(o, t, NULL, &err);	/* refusals are results too */
+		relos += rc_object_relo_count(o);
+		rc_object_free(o);
+	}
+	rc_target_free(t);
+	return relos;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	double tl[64], tr[64];
+	size_t nl = 0, nr = 0;
+	int iter, i;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: %s both|libbpf|relocore ITER TARGET.btf OBJ...\n", argv[0]);
+		return 2;
+	}
+	libbpf_set_print(print_fn);
+	iter = atoi(argv[2]);
+	if (iter < 1 || iter > 64)
+		iter = 1;
+	for (i = 0; i < iter; i++) {
+		double t0;
+
+		if (strcmp(argv[1], "relocore")) {
+			t0 = now();
+			nl = libbpf_side(argv[3], argv + 4, argc - 4);
+			tl[i] = now() - t0;
+		}
+		if (strcmp(argv[1], "libbpf")) {
+			t0 = now();
+			nr = relocore_side(argv[3], argv + 4, argc - 4);
+			tr[i] = now() - t0;
+		}
+	}
+	if (strcmp(argv[1], "both")) {
+		printf("%s: %zu relocations\n", argv[1], nl + nr);
+		return 0;
+	}
+	if (nl != nr)
+		die("relocation counts differ: libbpf %zu, relocore %zu", nl, nr);
+	qsort(tl, iter, sizeof(double), cmp_double);
+	qsort(tr, iter, sizeof(double), cmp_double);
+	printf("relocations per run: %zu (%d objects)\n", nr, argc - 4);
+	printf("libbpf   median %.2f ms (min %.2f)\n", tl[iter / 2] * 1e3, tl[0] * 1e3);
+	printf("relocore median %.2f ms (min %.2f)\n", tr[iter / 2] * 1e3, tr[0] * 1e3);
+	printf("ratio relocore/libbpf (median): %.3f\n", tr[iter / 2] / tl[iter / 2]);
+	return 0;
+}
