@@ -24,13 +24,24 @@ static bool kinds_compat(const struct btf_type *a, const struct btf_type *b)
 	       (btf_is_any_enum(a) && btf_is_any_enum(b));
 }
 
-/* Compatible for TYPE_EXISTS / TYPE_SIZE / TYPE_ID_TARGET: 1, 0, -errno. */
-int rc_types_are_compat(const struct btf *lbtf, uint32_t lid,
-			const struct btf *tbtf, uint32_t tid, int level)
+/*
+ * Work bound of one comparison, in steps (calls and name comparisons).
+ * The recursions below are bounded in depth, not in breadth: types that
+ * each hold two members (or parameters) of the next one, 30 deep, make
+ * 2^30 calls, and two structs of 65535 members 2^32 name comparisons.
+ * libbpf walks the same way; relocore must not hang on such BTF.
+ */
+#define RC_MAX_STEPS (1L << 22)
+
+static int types_are_compat(const struct btf *lbtf, uint32_t lid,
+			    const struct btf *tbtf, uint32_t tid, int level,
+			    long *steps)
 {
 	const struct btf_type *lt = rc_type(lbtf, lid), *tt = rc_type(tbtf, tid);
 	int depth = RC_MAX_DEPTH;
 
+	if (--*steps < 0)
+		return -E2BIG;
 	if (!lt || !tt)
 		return -EINVAL;
 	if (!kinds_compat(lt, tt))
@@ -76,7 +87,8 @@ int rc_types_are_compat(const struct btf *lbtf, uint32_t lid,
 					return -EINVAL;
 				rc_skip_mods_typedefs(lbtf, lp[i].type, &a);
 				rc_skip_mods_typedefs(tbtf, tp[i].type, &b);
-				err = rc_types_are_compat(lbtf, a, tbtf, b, level - 1);
+				err = types_are_compat(lbtf, a, tbtf, b, level - 1,
+						       steps);
 				if (err <= 0)
 					return err;
 			}
@@ -90,6 +102,15 @@ int rc_types_are_compat(const struct btf *lbtf, uint32_t lid,
 	}
 }
 
+/* Compatible for TYPE_EXISTS / TYPE_SIZE / TYPE_ID_TARGET: 1, 0, -errno. */
+int rc_types_are_compat(const struct btf *lbtf, uint32_t lid,
+			const struct btf *tbtf, uint32_t tid, int level)
+{
+	long steps = RC_MAX_STEPS;
+
+	return types_are_compat(lbtf, lid, tbtf, tid, level, &steps);
+}
+
 static uint32_t enum_name_off(const struct btf_type *t, int i)
 {
 	return btf_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
@@ -97,27 +118,35 @@ static uint32_t enum_name_off(const struct btf_type *t, int i)
 
 /* Every local enumerator has a same-named one in the target; same size. */
 static int enums_match(const struct btf *lbtf, const struct btf_type *lt,
-		       const struct btf *tbtf, const struct btf_type *tt)
+		       const struct btf *tbtf, const struct btf_type *tt,
+		       long *steps)
 {
 	int i, j, ln = btf_vlen(lt), tn = btf_vlen(tt);
 
 	if (lt->size != tt->size || ln > tn)
 		return 0;
 	for (i = 0; i < ln; i++) {
-		for (j = 0; j < tn; j++)
+		for (j = 0; j < tn; j++) {
+			if (--*steps < 0)
+				return -E2BIG;
 			if (rc_names_match(lbtf, enum_name_off(lt, i), tbtf,
 					   enum_name_off(tt, j)))
 				break;
+		}
 		if (j == tn)
 			return 0;
 	}
 	return 1;
 }
 
+static int types_match(const struct btf *lbtf, uint32_t lid,
+		       const struct btf *tbtf, uint32_t tid, bool behind_ptr,
+		       int level, long *steps);
+
 /* Every local member has a same-named, matching member in the target. */
 static int composites_match(const struct btf *lbtf, const struct btf_type *lt,
 			    const struct btf *tbtf, const struct btf_type *tt,
-			    bool behind_ptr, int level)
+			    bool behind_ptr, int level, long *steps)
 {
 	const struct btf_member *lm = btf_members(lt);
 	int i, j, ln = btf_vlen(lt), tn = btf_vlen(tt), err;
@@ -129,10 +158,12 @@ static int composites_match(const struct btf *lbtf, const struct btf_type *lt,
 		bool matched = false;
 
 		for (j = 0; j < tn && !matched; j++, tm++) {
+			if (--*steps < 0)
+				return -E2BIG;
 			if (!rc_names_match(lbtf, lm->name_off, tbtf, tm->name_off))
 				continue;
-			err = rc_types_match(lbtf, lm->type, tbtf, tm->type,
-					     behind_ptr, level - 1);
+			err = types_match(lbtf, lm->type, tbtf, tm->type,
+					  behind_ptr, level - 1, steps);
 			if (err < 0)
 				return err;
 			matched = err > 0;
@@ -143,16 +174,17 @@ static int composites_match(const struct btf *lbtf, const struct btf_type *lt,
 	return 1;
 }
 
-/* TYPE_MATCHES: the stricter "same shape" relation.  1, 0 or -errno. */
-int rc_types_match(const struct btf *lbtf, uint32_t lid,
-		   const struct btf *tbtf, uint32_t tid, bool behind_ptr,
-		   int level)
+static int types_match(const struct btf *lbtf, uint32_t lid,
+		       const struct btf *tbtf, uint32_t tid, bool behind_ptr,
+		       int level, long *steps)
 {
 	const struct btf_type *lt, *tt;
 	int depth = RC_MAX_DEPTH;
 
 	if (level <= 0)
 		return -EINVAL;
+	if (--*steps < 0)
+		return -E2BIG;
 	for (;;) {
 		int lk, tk;
 
@@ -181,7 +213,7 @@ int rc_types_match(const struct btf *lbtf, uint32_t lid,
 		case BTF_KIND_ENUM64:
 			if (!btf_is_any_enum(tt))
 				return 0;
-			return enums_match(lbtf, lt, tbtf, tt);
+			return enums_match(lbtf, lt, tbtf, tt, steps);
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION:
 			if (behind_ptr) {
@@ -193,7 +225,8 @@ int rc_types_match(const struct btf *lbtf, uint32_t lid,
 			}
 			if (lk != tk)
 				return 0;
-			return composites_match(lbtf, lt, tbtf, tt, behind_ptr, level);
+			return composites_match(lbtf, lt, tbtf, tt, behind_ptr, level,
+						steps);
 		case BTF_KIND_INT:
 			if (lk != tk)
 				return 0;
@@ -220,8 +253,8 @@ int rc_types_match(const struct btf *lbtf, uint32_t lid,
 			if (lk != tk || n != btf_vlen(tt))
 				return 0;
 			for (i = 0; i < n; i++) {
-				err = rc_types_match(lbtf, lp[i].type, tbtf, tp[i].type,
-						     behind_ptr, level - 1);
+				err = types_match(lbtf, lp[i].type, tbtf, tp[i].type,
+						  behind_ptr, level - 1, steps);
 				if (err <= 0)
 					return err;
 			}
@@ -233,6 +266,16 @@ int rc_types_match(const struct btf *lbtf, uint32_t lid,
 			return 0;
 		}
 	}
+}
+
+/* TYPE_MATCHES: the stricter "same shape" relation.  1, 0 or -errno. */
+int rc_types_match(const struct btf *lbtf, uint32_t lid,
+		   const struct btf *tbtf, uint32_t tid, bool behind_ptr,
+		   int level)
+{
+	long steps = RC_MAX_STEPS;
+
+	return types_match(lbtf, lid, tbtf, tid, behind_ptr, level, &steps);
 }
 
 /* May a field of local type @lid be read as a field of target type @tid? */
@@ -291,7 +334,7 @@ int rc_fields_are_compat(const struct btf *lbtf, uint32_t lid,
  */
 static int match_member(const struct btf *lbtf, const struct rc_access *lacc,
 			const struct btf *tbtf, uint32_t tid, struct rc_spec *spec,
-			uint32_t *next_id, int level)
+			uint32_t *next_id, int level, long *steps)
 {
 	const struct btf_type *lt = rc_type(lbtf, lacc->type_id), *tt;
 	const struct btf_member *lm, *m;
@@ -311,6 +354,8 @@ static int match_member(const struct btf *lbtf, const struct rc_access *lacc,
 		uint32_t bit_off = btf_member_bit_offset(tt, i);
 		const char *name;
 
+		if (--*steps < 0)
+			return -E2BIG;
 		if (spec->raw_len == RC_MAX_SPEC_LEN)
 			return -E2BIG;
 		/* tentatively step into this member */
@@ -321,7 +366,7 @@ static int match_member(const struct btf *lbtf, const struct rc_access *lacc,
 			return -EINVAL;
 		if (!name[0]) {
 			found = match_member(lbtf, lacc, tbtf, m->type, spec,
-					     next_id, level - 1);
+					     next_id, level - 1, steps);
 			if (found)
 				return found;
 		} else if (strcmp(lacc->name, name) == 0) {
@@ -387,6 +432,7 @@ static int match_enumval(const struct rc_spec *local, const struct btf *tbtf,
 int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
 		  uint32_t tid, struct rc_spec *targ)
 {
+	long steps = RC_MAX_STEPS;
 	int i;
 
 	memset(targ, 0, sizeof(*targ));
@@ -413,7 +459,7 @@ int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
 			return -EINVAL;
 		if (lacc->name) {
 			int m = match_member(local->btf, lacc, tbtf, tid, targ, &tid,
-					     RC_MAX_DEPTH);
+					     RC_MAX_DEPTH, &steps);
 
 			if (m <= 0)
 				return m;

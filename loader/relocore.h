@@ -192,6 +192,8 @@ int rc_target_add_module(struct rc_target *t, const char *path,
 			 struct rc_error *err);
 /* Wrap an already parsed BTF (not owned) as a target. */
 struct rc_target *rc_target_from_btf(const struct btf *btf);
+/* Make @btf (validated with rc_btf_validate first) a target that owns it. */
+struct rc_target *rc_target_adopt(struct btf *btf);
 const struct btf *rc_target_vmlinux(const struct rc_target *t);
 void rc_target_free(struct rc_target *t);
 

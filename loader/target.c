@@ -130,6 +130,11 @@ struct rc_target *rc_target_from_btf(const struct btf *btf)
 	return target_new((struct btf *)btf, false);
 }
 
+struct rc_target *rc_target_adopt(struct btf *btf)
+{
+	return target_new(btf, true);
+}
+
 const struct btf *rc_target_vmlinux(const struct rc_target *t)
 {
 	return t->vmlinux;

@@ -13,6 +13,7 @@ suites=(
 	"fuzz-smoke:bash test/fuzz/smoke.sh"
 	"selftests:bash test/selftests/run.sh"
 	"crosscheck:bash test/crosscheck/run.sh"
+	"btfgen:bash test/btfgen/run.sh"
 )
 [ -n "${RC_SUITES:-}" ] && read -r -a suites <<<"$RC_SUITES"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages relocore needs, when missing. Idempotent.
 set -euo pipefail
-pkgs=(clang llvm llvm-dev clang-16 python3 libbpf-dev libelf-dev zlib1g-dev bpftool dwarves cmake make
+pkgs=(clang llvm llvm-dev clang-16 python3 libbpf-dev libelf-dev zlib1g-dev liblzma-dev bpftool dwarves cmake make
       qemu-system-x86 busybox-static linux-source-6.1 cpio zstd xz-utils binutils
       libclang-rt-14-dev valgrind kmod lz4 bzip2)
 missing=()

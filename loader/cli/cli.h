@@ -14,7 +14,52 @@ void cli_json_str(FILE *f, const char *s);
 /* Print the value at @data (@size bytes) of BTF type @id as JSON. */
 void cli_json_value(FILE *f, const struct btf *btf, uint32_t id,
 		    const void *data, size_t size);
+#include "relocore.h"
+
+#ifndef RC_DEFAULT_ARCHIVE
+#define RC_DEFAULT_ARCHIVE "/usr/lib/relocore/btf.rcba"
+#endif
+#define TARGET_MAX_MODULES 64
+
+/* What --btf/--base-btf/--module/--archive/--release chose. */
+struct target_opts {
+	const char *btf, *base_btf, *archive, *release;
+	const char *mods[TARGET_MAX_MODULES];
+	int nr_mods;
+	char release_buf[256];
+	char what[512];		/* the target, for messages */
+};
+
+/* getopt_long entries of the target options (codes b B m A R). */
+#define TARGET_LONGOPTS							\
+	{ "btf", required_argument, NULL, 'b' },			\
+	{ "base-btf", required_argument, NULL, 'B' },			\
+	{ "module", required_argument, NULL, 'm' },			\
+	{ "archive", required_argument, NULL, 'A' },			\
+	{ "release", required_argument, NULL, 'R' }
+
+#define TARGET_HELP							\
+"  --btf FILE       target BTF: raw BTF or an ELF file with .BTF\n"	\
+"                   (default /sys/kernel/btf/vmlinux)\n"		\
+"  --base-btf FILE  the --btf FILE is split BTF over this base\n"	\
+"  --module FILE    module BTF split over the target, searched when the\n" \
+"                   target has no candidate (repeatable)\n"		\
+"  --archive FILE   take the target from a BTF archive (relocore archive);\n" \
+"                   used by default when the kernel has no\n"		\
+"                   /sys/kernel/btf/vmlinux: $RELOCORE_ARCHIVE, else\n" \
+"                   " RC_DEFAULT_ARCHIVE "\n"				\
+"  --release REL    the kernel release to take from the archive\n"	\
+"                   (default: uname -r)\n"
+
+/* Consume target option @c: 1 if it was one, 0 if not, -1 on error. */
+int target_opt(struct target_opts *t, int c, const char *arg);
+/* Open the chosen target; prints why on failure. */
+struct rc_target *target_open(struct target_opts *t);
+
 /* relocore run */
 int cmd_run(int argc, char **argv);
+/* relocore btfgen / relocore archive */
+int cmd_btfgen(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 
 #endif

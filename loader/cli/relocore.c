@@ -16,15 +16,10 @@
 #include "cli.h"
 #include "relocore.h"
 
-#define MAX_MODULES 64
-
 struct opts {
 	const char *obj;
-	const char *btf;
-	const char *base_btf;
 	const char *out;
-	const char *mods[MAX_MODULES];
-	int nr_mods;
+	struct target_opts t;
 	bool json;
 };
 
@@ -42,17 +37,17 @@ static void usage(FILE *f)
 "  run OBJ [--btf FILE] [--duration SECS] [--json] [-- COMMAND...]\n"
 "        Relocate OBJ for the running kernel, load and attach it, print its\n"
 "        events and maps (see relocore run --help).\n"
+"  btfgen --btf FULL -o MIN OBJ...\n"
+"        Minimized BTF: what the objects' relocations need of FULL.\n"
+"  archive create|list|extract ...\n"
+"        Many kernels' BTF in one file (see relocore archive --help).\n"
 "  reloc OBJ --btf FILE -o OUT\n"
 "        Write OBJ relocated for the target: instructions patched, the\n"
 "        core_relo records consumed, everything else kept, so stock libbpf\n"
 "        loads it without doing CO-RE.  Nothing is written on failure.\n"
 "\n"
 "Options:\n"
-"  --btf FILE       target BTF: raw BTF or an ELF file with .BTF\n"
-"                   (default /sys/kernel/btf/vmlinux)\n"
-"  --base-btf FILE  FILE given to --btf is split BTF over this base\n"
-"  --module FILE    module BTF split over the target, searched when the\n"
-"                   target has no candidate (repeatable)\n"
+TARGET_HELP
 "  --json           machine-readable output (explain)\n"
 "  -o, --output OUT output object (reloc)\n"
 "  -h, --help       this text\n");
@@ -61,30 +56,23 @@ static void usage(FILE *f)
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{ "btf", required_argument, NULL, 'b' },
-		{ "base-btf", required_argument, NULL, 'B' },
-		{ "module", required_argument, NULL, 'm' },
+		TARGET_LONGOPTS,
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c;
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
-	o->btf = "/sys/kernel/btf/vmlinux";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+		r = target_opt(&o->t, c, optarg);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
 		switch (c) {
-		case 'b': o->btf = optarg; break;
-		case 'B': o->base_btf = optarg; break;
-		case 'm':
-			if (o->nr_mods == MAX_MODULES) {
-				fprintf(stderr, "relocore: too many --module\n");
-				return -1;
-			}
-			o->mods[o->nr_mods++] = optarg;
-			break;
 		case 'j': o->json = true; break;
 		case 'o': o->out = optarg; break;
 		case 'h': usage(stdout); exit(0);
@@ -98,27 +86,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	}
 	o->obj = argv[optind];
 	return 0;
-}
-
-static struct rc_target *open_target(const struct opts *o)
-{
-	struct rc_error err = { "" };
-	struct rc_target *t;
-	int i;
-
-	t = rc_target_open(o->btf, o->base_btf, &err);
-	if (!t) {
-		fprintf(stderr, "relocore: target: %s\n", err.msg);
-		return NULL;
-	}
-	for (i = 0; i < o->nr_mods; i++) {
-		if (rc_target_add_module(t, o->mods[i], &err)) {
-			fprintf(stderr, "relocore: module: %s\n", err.msg);
-			rc_target_free(t);
-			return NULL;
-		}
-	}
-	return t;
 }
 
 static void json_str(FILE *f, const char *s)
@@ -260,7 +227,7 @@ static int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "relocore: %s\n", err.msg);
 		return 1;
 	}
-	t = open_target(&o);
+	t = target_open(&o.t);
 	if (!t) {
 		rc_object_free(obj);
 		return 1;
@@ -269,9 +236,9 @@ static int cmd_explain(int argc, char **argv)
 		ret = 1;
 	n = rc_object_relo_count(obj);
 	if (o.json)
-		print_json(obj, o.btf, res, n);
+		print_json(obj, o.t.what, res, n);
 	else
-		print_text(obj, o.btf, res, n);
+		print_text(obj, o.t.what, res, n);
 	for (i = 0; i < n && !ret; i++)
 		if (res[i].d.outcome == RC_ERROR || res[i].patch_err[0])
 			ret = 1;
@@ -301,7 +268,7 @@ static int cmd_reloc(int argc, char **argv)
 		fprintf(stderr, "relocore: %s\n", err.msg);
 		return 1;
 	}
-	t = open_target(&o);
+	t = target_open(&o.t);
 	if (t && !rc_object_relocate(obj, t, NULL, &err) &&
 	    !rc_object_write(obj, o.out, &err))
 		ret = 0;
@@ -326,6 +293,10 @@ int main(int argc, char **argv)
 		return cmd_reloc(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "btfgen"))
+		return cmd_btfgen(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "archive"))
+		return cmd_archive(argc - 1, argv + 1);
 	fprintf(stderr, "relocore: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

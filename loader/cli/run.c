@@ -26,9 +26,8 @@
 #define MAX_SETS 16
 
 struct run_opts {
-	const char *obj, *btf, *base_btf, *event_type;
-	const char *mods[16];
-	int nr_mods;
+	const char *obj, *event_type;
+	struct target_opts t;
 	const char *sets[MAX_SETS];
 	int nr_sets;
 	double duration;
@@ -102,9 +101,7 @@ static void usage(FILE *f)
 "With COMMAND, run it once attached and stop after it exits.\n"
 "\n"
 "Options:\n"
-"  --btf FILE         kernel BTF (default /sys/kernel/btf/vmlinux)\n"
-"  --base-btf FILE    --btf FILE is split over this base\n"
-"  --module FILE      module BTF (repeatable)\n"
+TARGET_HELP
 "  --duration SECS    how long to collect events (default 5; with COMMAND:\n"
 "                     the limit after which COMMAND is killed)\n"
 "  --event-type NAME  BTF struct of the buffer events (default: the one\n"
@@ -118,9 +115,7 @@ static void usage(FILE *f)
 static int parse(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option lo[] = {
-		{ "btf", required_argument, NULL, 'b' },
-		{ "base-btf", required_argument, NULL, 'B' },
-		{ "module", required_argument, NULL, 'm' },
+		TARGET_LONGOPTS,
 		{ "duration", required_argument, NULL, 'd' },
 		{ "event-type", required_argument, NULL, 'e' },
 		{ "set", required_argument, NULL, 's' },
@@ -130,21 +125,18 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c;
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
-	o->btf = "/sys/kernel/btf/vmlinux";
 	o->duration = 5;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+vh", lo, NULL)) != -1) {
+		r = target_opt(&o->t, c, optarg);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
 		switch (c) {
-		case 'b': o->btf = optarg; break;
-		case 'B': o->base_btf = optarg; break;
-		case 'm':
-			if (o->nr_mods == 16)
-				return -1;
-			o->mods[o->nr_mods++] = optarg;
-			break;
 		case 'd': o->duration = atof(optarg); break;
 		case 'e': o->event_type = optarg; break;
 		case 's':
@@ -493,7 +485,7 @@ int cmd_run(int argc, char **argv)
 	struct run_opts o;
 	void *image;
 	size_t size;
-	int i, ret = 1;
+	int ret = 1;
 
 	if (parse(argc, argv, &o))
 		return 2;
@@ -507,14 +499,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "relocore: %s\n", err.msg);
 		return 1;
 	}
-	t = rc_target_open(o.btf, o.base_btf, &err);
-	for (i = 0; t && i < o.nr_mods; i++)
-		if (rc_target_add_module(t, o.mods[i], &err)) {
-			rc_target_free(t);
-			t = NULL;
-		}
+	t = target_open(&o.t);
 	if (!t) {
-		fprintf(stderr, "relocore: target: %s\n", err.msg);
 		rc_object_free(robj);
 		return 1;
 	}

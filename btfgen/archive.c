@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+/*
+ * archive.c - many kernels' BTF in one file, each type shared between
+ * kernels stored once.
+ *
+ * All kernels' types are appended into one BTF and deduplicated with
+ * libbpf's btf__dedup().  Each kernel gets a "root": a FUNC_PROTO whose
+ * parameters list that kernel's types in their original order (chained
+ * through its return type when there are more than 65535), named by a
+ * typedef "__relocore_release__<uname -r>".  Dedup rewrites the roots'
+ * references like any other, so after it each root still lists exactly
+ * the (now shared) types of its kernel.  Forward declarations are tagged
+ * per kernel first (see tag_fwds) and untagged when read back.  Reading a kernel back emits those
+ * types, in that order, as a BTF of its own.
+ *
+ * File: "RCBTFAR1", u32 version (1), u32 flags (0), u64 raw size, then an
+ * xz stream of the raw deduplicated BTF.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <lzma.h>
+
+#include "btfgen.h"
+#include "../loader/internal.h"
+
+#define AR_MAGIC "RCBTFAR1"
+#define AR_HDR 24
+#define ROOT_PREFIX "__relocore_release__"
+#define MAX_PARAMS 65535
+#define MAX_RAW (1u << 30)
+
+struct bg_archive {
+	char *path;
+	struct btf *btf;
+	char *releases;
+};
+
+/* Add a root listing types [@first, @end) of @btf; returns its id. */
+static int add_root(struct btf *btf, uint32_t first, uint32_t end)
+{
+	int next = 0, id = 0;
+	uint32_t chunk_end = end;
+
+	/* build the chain from the last chunk back, so each proto returns
+	 * (points to) the next one */
+	while (chunk_end > first) {
+		uint32_t start = chunk_end - first > MAX_PARAMS ?
+				 chunk_end - MAX_PARAMS : first;
+		uint32_t i;
+		int err;
+
+		id = btf__add_func_proto(btf, next);
+		if (id < 0)
+			return id;
+		for (i = start; i < chunk_end; i++) {
+			err = btf__add_func_param(btf, NULL, i);
+			if (err)
+				return err;
+		}
+		next = id;
+		chunk_end = start;
+	}
+	return id;
+}
+
+/*
+ * btf__dedup() takes a forward declaration and a struct of the same name
+ * for the same type, so one kernel's "struct foo;" could become another
+ * kernel's full struct foo, with all it refers to.  Tagging each kernel's
+ * forward declarations with its index keeps them its own.
+ */
+static int tag_fwds(struct btf *btf, uint32_t first, uint32_t end, int k)
+{
+	uint32_t i;
+
+	for (i = first; i < end; i++) {
+		struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, i);
+		char name[512];
+		int off;
+
+		if (!btf_is_fwd(t))
+			continue;
+		snprintf(name, sizeof(name), "%s" BG_FWD_TAG "%d",
+			 btf__name_by_offset(btf, t->name_off), k);
+		off = btf__add_str(btf, name);
+		if (off < 0)
+			return off;
+		t = (struct btf_type *)btf__type_by_id(btf, i);
+		t->name_off = off;
+	}
+	return 0;
+}
+
+int bg_archive_write(const char *path, const char *const *releases,
+		     struct btf *const *btfs, int nr, struct rc_error *err)
+{
+	struct btf *all = btf__new_empty();
+	unsigned char *z = NULL, hdr[AR_HDR] = AR_MAGIC;
+	const void *raw;
+	size_t zlen, zcap;
+	uint32_t raw_sz, v;
+	uint64_t sz64;
+	char tmp[4096];
+	FILE *f = NULL;
+	bool ok;
+	int i, ret = -EINVAL;
+
+	if (!all)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		uint32_t first = btf__type_cnt(all), end;
+		char name[512];
+		int root, td;
+
+		if (strchr(releases[i], ' ') || !releases[i][0]) {
+			rc_fmt(err->msg, sizeof(err->msg), "bad release name '%s'", releases[i]);
+			goto out;
+		}
+		if (btf__add_btf(all, btfs[i]) < 0) {
+			rc_fmt(err->msg, sizeof(err->msg), "cannot add the BTF of %s", releases[i]);
+			goto out;
+		}
+		end = btf__type_cnt(all);
+		if (tag_fwds(all, first, end, i)) {
+			rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+			goto out;
+		}
+		root = add_root(all, first, end);
+		snprintf(name, sizeof(name), ROOT_PREFIX "%s", releases[i]);
+		td = root < 0 ? root : btf__add_typedef(all, name, root);
+		if (td < 0) {
+			rc_fmt(err->msg, sizeof(err->msg), "cannot index %s", releases[i]);
+			goto out;
+		}
+	}
+	if (btf__dedup(all, NULL)) {
+		rc_fmt(err->msg, sizeof(err->msg), "btf__dedup failed: %s", strerror(errno));
+		goto out;
+	}
+	raw = btf__raw_data(all, &raw_sz);
+	zcap = lzma_stream_buffer_bound(raw_sz);
+	z = malloc(zcap);
+	zlen = 0;
+	if (!raw || !z ||
+	    lzma_easy_buffer_encode(9 | LZMA_PRESET_EXTREME, LZMA_CHECK_CRC64, NULL, raw,
+				    raw_sz, z, &zlen, zcap) != LZMA_OK) {
+		rc_fmt(err->msg, sizeof(err->msg), "compression failed");
+		goto out;
+	}
+	v = 1;
+	memcpy(hdr + 8, &v, 4);
+	v = 0;
+	memcpy(hdr + 12, &v, 4);
+	sz64 = raw_sz;
+	memcpy(hdr + 16, &sz64, 8);
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	f = fopen(tmp, "wb");
+	ok = f && fwrite(hdr, 1, AR_HDR, f) == AR_HDR && fwrite(z, 1, zlen, f) == zlen;
+	if (f && fclose(f))
+		ok = false;
+	f = NULL;
+	if (!ok) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: write failed: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	free(z);
+	btf__free(all);
+	return ret;
+}
+
+static int list_releases(struct bg_archive *a)
+{
+	uint32_t i, n = btf__type_cnt(a->btf);
+	size_t len = 0, cap = 256;
+
+	a->releases = calloc(1, cap);
+	if (!a->releases)
+		return -ENOMEM;
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(a->btf, i);
+		const char *name = btf__name_by_offset(a->btf, t->name_off);
+		size_t l;
+
+		if (!btf_is_typedef(t) || !name || strncmp(name, ROOT_PREFIX, strlen(ROOT_PREFIX)))
+			continue;
+		name += strlen(ROOT_PREFIX);
+		l = strlen(name);
+		if (len + l + 2 > cap) {
+			char *p = realloc(a->releases, cap = (len + l + 2) * 2);
+
+			if (!p)
+				return -ENOMEM;
+			a->releases = p;
+		}
+		len += sprintf(a->releases + len, "%s%s", len ? " " : "", name);
+	}
+	return 0;
+}
+
+struct bg_archive *bg_archive_open(const char *path, struct rc_error *err)
+{
+	struct bg_archive *a = calloc(1, sizeof(*a));
+	unsigned char hdr[AR_HDR], *z = NULL, *raw = NULL;
+	uint64_t raw_sz, memlimit = 1ull << 30;
+	size_t in_pos = 0, out_pos = 0;
+	long zlen;
+	FILE *f = fopen(path, "rb");
+
+	if (!a || !f) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (fread(hdr, 1, AR_HDR, f) != AR_HDR || memcmp(hdr, AR_MAGIC, 8)) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: not a relocore BTF archive (bad header)", path);
+		goto fail;
+	}
+	memcpy(&raw_sz, hdr + 16, 8);
+	if (hdr[8] != 1 || raw_sz < 24 || raw_sz > MAX_RAW) {
+		rc_fmt(err->msg, sizeof(err->msg),
+		       "%s: unsupported version %u or absurd size %llu", path, hdr[8],
+		       (unsigned long long)raw_sz);
+		goto fail;
+	}
+	if (fseek(f, 0, SEEK_END) || (zlen = ftell(f) - AR_HDR) <= 0 ||
+	    fseek(f, AR_HDR, SEEK_SET)) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: truncated (no compressed data)", path);
+		goto fail;
+	}
+	z = malloc(zlen);
+	raw = malloc(raw_sz);
+	if (!z || !raw || fread(z, 1, zlen, f) != (size_t)zlen) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: read failed", path);
+		goto fail;
+	}
+	if (lzma_stream_buffer_decode(&memlimit, 0, NULL, z, &in_pos, zlen, raw, &out_pos,
+				      raw_sz) != LZMA_OK || out_pos != raw_sz) {
+		rc_fmt(err->msg, sizeof(err->msg),
+		       "%s: corrupt or truncated compressed data (%ld bytes)", path, zlen);
+		goto fail;
+	}
+	a->btf = btf__new(raw, raw_sz);
+	if (!a->btf) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: the archived BTF is malformed", path);
+		goto fail;
+	}
+	if (rc_btf_validate(a->btf, path, err) || list_releases(a))
+		goto fail;
+	a->path = strdup(path);
+	free(z);
+	free(raw);
+	fclose(f);
+	return a;
+fail:
+	if (f)
+		fclose(f);
+	free(z);
+	free(raw);
+	bg_archive_free(a);
+	return NULL;
+}
+
+void bg_archive_free(struct bg_archive *a)
+{
+	if (!a)
+		return;
+	btf__free(a->btf);
+	free(a->releases);
+	free(a->path);
+	free(a);
+}
+
+const char *bg_archive_releases(const struct bg_archive *a)
+{
+	return a->releases;
+}
+
+struct btf *bg_archive_get(struct bg_archive *a, const char *release,
+			   struct rc_error *err)
+{
+	char name[512];
+	uint32_t *order = NULL, nr = 0, cap = 0;
+	struct bg_subset s;
+	struct btf *out = NULL;
+	const struct btf_type *t;
+	int id;
+
+	snprintf(name, sizeof(name), ROOT_PREFIX "%s", release);
+	id = btf__find_by_name_kind(a->btf, name, BTF_KIND_TYPEDEF);
+	if (id <= 0) {
+		rc_fmt(err->msg, sizeof(err->msg),
+		       "%s: no BTF for kernel %s; the archive holds: %s", a->path, release,
+		       a->releases[0] ? a->releases : "(nothing)");
+		return NULL;
+	}
+	if (bg_subset_init(&s, a->btf))
+		return NULL;
+	/* walk the chain of roots, collecting the kernel's types in order */
+	for (t = rc_type(a->btf, btf__type_by_id(a->btf, id)->type); t && btf_is_func_proto(t);
+	     t = t->type ? rc_type(a->btf, t->type) : NULL) {
+		const struct btf_param *p = btf_params(t);
+		int i;
+
+		for (i = 0; i < btf_vlen(t); i++) {
+			if (nr == cap) {
+				uint32_t *o = realloc(order, sizeof(*o) * (cap = cap ? cap * 2 : 1024));
+
+				if (!o)
+					goto out;
+				order = o;
+			}
+			if (p[i].type >= s.n)
+				break;
+			order[nr++] = p[i].type;
+			s.keep[p[i].type] = BG_WHOLE;
+		}
+		if (i < btf_vlen(t))
+			break;
+	}
+	out = t ? NULL : bg_subset_emit(&s, order, nr);
+	if (!out)
+		rc_fmt(err->msg, sizeof(err->msg), "%s: the entry of %s is inconsistent",
+		       a->path, release);
+out:
+	free(order);
+	bg_subset_free(&s);
+	return out;
+}
+
+int bg_write_btf(const struct btf *btf, const char *path, struct rc_error *err)
+{
+	char tmp[4096];
+	uint32_t sz;
+	const void *raw = btf__raw_data(btf, &sz);
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	f = raw ? fopen(tmp, "wb") : NULL;
+	if (!f || fwrite(raw, 1, sz, f) != sz || fclose(f) || rename(tmp, path)) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: write failed: %s", path, strerror(errno));
+		unlink(tmp);
+		return -EIO;
+	}
+	return 0;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * minimize.c - keep exactly what relocations need of a full kernel BTF.
+ *
+ * For every relocation, every target candidate it matches contributes:
+ *   field kinds:  each struct/union member on the matched access path
+ *                 (anonymous ones included), the arrays stepped through,
+ *                 and the types of those members as shells;
+ *   TYPE_EXISTS, TYPE_SIZE, TYPE_ID_TARGET: the root type as a shell;
+ *   TYPE_MATCHES: the root type whole, recursively (pointees as shells);
+ *   ENUMVAL_*:    the enum, with all its enumerators.
+ * A shell is a type with its name, size and kind but no members; what a
+ * kept type refers to (typedef targets, pointees, array elements) is kept
+ * as a shell too, so sizes and offsets resolve exactly as in the full BTF.
+ * A member that is a pointer keeps only the pointer: field relocations
+ * look no further (its pointee is kept only if needed for another reason,
+ * and modifiers on the way to it are dropped).
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btfgen.h"
+#include "../loader/internal.h"
+
+static int mark(struct bg_subset *s, uint32_t id, int how, int depth);
+
+static int mark_member(struct bg_subset *s, uint32_t id, int i)
+{
+	const struct btf_type *t = btf__type_by_id(s->src, id), *mt;
+
+	if (!s->members[id]) {
+		s->members[id] = calloc(btf_vlen(t) ? btf_vlen(t) : 1, 1);
+		if (!s->members[id])
+			return -ENOMEM;
+	}
+	s->members[id][i] = 1;
+	mt = btf__type_by_id(s->src, btf_members(t)[i].type);
+	if (mt && btf_is_ptr(mt) && !s->keep[btf_members(t)[i].type]) {
+		/* a pointer member: its size and kind are all a field needs */
+		s->keep[btf_members(t)[i].type] = BG_SHELL;
+		s->weak_ptr[btf_members(t)[i].type] = 1;
+		return 0;
+	}
+	return mark(s, btf_members(t)[i].type, BG_SHELL, 0);
+}
+
+/* Keep type @id (@how: BG_SHELL or BG_WHOLE) and what it refers to. */
+static int mark(struct bg_subset *s, uint32_t id, int how, int depth)
+{
+	const struct btf_type *t;
+	int i, err;
+
+	if (!id)
+		return 0;
+	if (id >= s->n || depth > 64)
+		return -EINVAL;
+	if (s->weak_ptr[id]) {		/* now needed as a whole pointer */
+		s->weak_ptr[id] = 0;
+		s->keep[id] = 0;
+	}
+	if (s->keep[id] >= how)
+		return 0;
+	s->keep[id] = how;
+	t = btf__type_by_id(s->src, id);
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		if (how != BG_WHOLE)
+			return 0;
+		for (i = 0; i < btf_vlen(t); i++) {
+			err = mark(s, btf_members(t)[i].type, BG_WHOLE, depth + 1);
+			if (err)
+				return err;
+		}
+		return 0;
+	case BTF_KIND_PTR:
+		/* behind a pointer only the kind and name count */
+		return mark(s, t->type, BG_SHELL, depth + 1);
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		return mark(s, t->type, how, depth + 1);
+	case BTF_KIND_ARRAY:
+		return mark(s, btf_array(t)->type, how, depth + 1) ?:
+		       mark(s, btf_array(t)->index_type, BG_SHELL, depth + 1);
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; i < btf_vlen(t); i++) {
+			err = mark(s, btf_params(t)[i].type, how, depth + 1);
+			if (err)
+				return err;
+		}
+		return mark(s, t->type, how, depth + 1);
+	default:
+		return 0;
+	}
+}
+
+/* Keep the access path of a matched target spec. */
+static int mark_path(struct bg_subset *s, const struct rc_spec *targ)
+{
+	uint32_t id = targ->root_type_id;
+	int i, err;
+
+	err = mark(s, id, BG_SHELL, 0);
+	for (i = 1; !err && i < targ->raw_len; i++) {
+		const struct btf_type *t = rc_skip_mods_typedefs(s->src, id, &id);
+
+		if (!t)
+			return -EINVAL;
+		if (btf_is_composite(t)) {
+			err = mark_member(s, id, targ->raw[i]);
+			id = btf_members(t)[targ->raw[i]].type;
+		} else if (btf_is_array(t)) {
+			err = mark(s, id, BG_SHELL, 0);
+			id = btf_array(t)->type;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return err;
+}
+
+int bg_subset_add_relo(struct bg_subset *s, const struct btf *local,
+		       const struct rc_relo *relo, const struct rc_target *target)
+{
+	const char *access = btf__str_by_offset(local, relo->access_str_off);
+	struct rc_cands cands = { 0 };
+	struct rc_spec lspec, tspec;
+	char why[256];
+	int i, err;
+
+	if (relo->kind == RC_TYPE_ID_LOCAL)
+		return 0;
+	err = rc_core_parse_spec(local, relo, access ? access : "", &lspec, why,
+				 sizeof(why));
+	if (err)
+		return 0;	/* refused either way: nothing to keep */
+	err = rc_core_find_cands(local, relo->type_id, target, &cands);
+	if (err)
+		return err == -EINVAL ? 0 : err;	/* anonymous local type */
+	for (i = 0; i < cands.len && !err; i++) {
+		int m;
+
+		if (cands.c[i].btf != s->src)
+			continue;	/* a module's type: not ours to keep */
+		m = rc_spec_match(&lspec, s->src, cands.c[i].id, &tspec);
+		if (m <= 0)
+			continue;
+		if (rc_kind_field_based(relo->kind))
+			err = mark_path(s, &tspec);
+		else if (relo->kind == RC_TYPE_MATCHES)
+			err = mark(s, cands.c[i].id, BG_WHOLE, 0);
+		else if (rc_kind_enumval_based(relo->kind))
+			err = mark(s, tspec.steps[0].type_id, BG_WHOLE, 0) ?:
+			      mark(s, cands.c[i].id, BG_SHELL, 0);
+		else
+			err = mark(s, cands.c[i].id, BG_SHELL, 0);
+	}
+	free(cands.c);
+	return err;
+}
+
+struct btf *bg_minimize(const struct rc_target *target, const char *const *objs,
+			int nr_objs, struct rc_error *err)
+{
+	const struct btf *full = rc_target_vmlinux(target);
+	struct bg_subset s;
+	struct btf *out = NULL;
+	int i, ret;
+
+	if (bg_subset_init(&s, full)) {
+		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < nr_objs; i++) {
+		struct rc_object *obj = rc_object_open(objs[i], err);
+		const struct rc_result *res;
+		size_t k, n;
+
+		if (!obj)
+			goto out;
+		n = rc_object_results(obj, &res);
+		for (k = 0; k < n; k++) {
+			ret = bg_subset_add_relo(&s, rc_object_btf(obj), &res[k].relo, target);
+			if (ret) {
+				rc_fmt(err->msg, sizeof(err->msg),
+				       "%s: section %s insn #%u: cannot keep the types of this relocation: %s",
+				       objs[i], res[k].section, res[k].insn_idx, strerror(-ret));
+				rc_object_free(obj);
+				goto out;
+			}
+		}
+		rc_object_free(obj);
+	}
+	out = bg_subset_emit(&s, NULL, 0);
+	if (!out)
+		rc_fmt(err->msg, sizeof(err->msg), "cannot emit the minimized BTF: %s",
+		       strerror(errno));
+out:
+	bg_subset_free(&s);
+	return out;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * subset.c - choose types (and struct members) of a BTF and emit them as
+ * a new, renumbered BTF with the same sizes and offsets.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btfgen.h"
+
+int bg_subset_init(struct bg_subset *s, const struct btf *src)
+{
+	memset(s, 0, sizeof(*s));
+	s->src = src;
+	s->n = btf__type_cnt(src);
+	s->keep = calloc(s->n, 1);
+	s->weak_ptr = calloc(s->n, 1);
+	s->members = calloc(s->n, sizeof(*s->members));
+	if (!s->keep || !s->members || !s->weak_ptr) {
+		bg_subset_free(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void bg_subset_free(struct bg_subset *s)
+{
+	uint32_t i;
+
+	for (i = 0; s->members && i < s->n; i++)
+		free(s->members[i]);
+	free(s->members);
+	free(s->keep);
+	free(s->weak_ptr);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Old id -> new id, 0 for void; -1 when a referenced type was not kept. */
+static int map_id(const int32_t *map, uint32_t id)
+{
+	return id ? map[id] : 0;
+}
+
+static bool member_kept(const struct bg_subset *s, uint32_t id, int i)
+{
+	return s->keep[id] == BG_WHOLE ||
+	       (s->members[id] && s->members[id][i]);
+}
+
+/* Append type @id of src to @dst, references through @map. */
+static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
+		    const int32_t *map)
+{
+	const struct btf *src = s->src;
+	const struct btf_type *t = btf__type_by_id(src, id);
+	const char *name = btf__name_by_offset(src, t->name_off);
+	int i, err, ref = 0;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_FUNC_PROTO:
+		ref = map_id(map, t->type);
+		if (ref < 0 && !(btf_is_ptr(t) && s->weak_ptr[id]))
+			return -ENOENT;
+		break;
+	}
+	switch (btf_kind(t)) {
+	case BTF_KIND_FWD: {
+		/* an archive renames forward declarations per kernel (see
+		 * archive.c): the original name is before BG_FWD_TAG */
+		const char *tag = strstr(name, BG_FWD_TAG);
+		char buf[512];
+
+		if (!tag)
+			return btf__add_type(dst, src, t);
+		snprintf(buf, sizeof(buf), "%.*s", (int)(tag - name), name);
+		return btf__add_fwd(dst, buf, btf_kflag(t) ? BTF_FWD_UNION : BTF_FWD_STRUCT);
+	}
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		/* no references: copied as they are */
+		return btf__add_type(dst, src, t);
+	case BTF_KIND_PTR:
+		if (s->weak_ptr[id]) {
+			/* a member's pointer: what it points to is irrelevant
+			 * unless kept anyway; modifiers on the way are dropped */
+			uint32_t to = t->type;
+			const struct btf_type *pt = btf__type_by_id(src, to);
+
+			while (pt && btf_is_mod(pt)) {
+				to = pt->type;
+				pt = btf__type_by_id(src, to);
+			}
+			ref = to && s->keep[to] ? map_id(map, to) : 0;
+		}
+		return btf__add_ptr(dst, ref);
+	case BTF_KIND_TYPEDEF:
+		return btf__add_typedef(dst, name, ref);
+	case BTF_KIND_VOLATILE:
+		return btf__add_volatile(dst, ref);
+	case BTF_KIND_CONST:
+		return btf__add_const(dst, ref);
+	case BTF_KIND_RESTRICT:
+		return btf__add_restrict(dst, ref);
+	case BTF_KIND_TYPE_TAG:
+		return btf__add_type_tag(dst, name, ref);
+	case BTF_KIND_FUNC:
+		return btf__add_func(dst, name, btf_vlen(t), ref);
+	case BTF_KIND_VAR:
+		return btf__add_var(dst, name, btf_var(t)->linkage, ref);
+	case BTF_KIND_DECL_TAG:
+		return btf__add_decl_tag(dst, name, ref, btf_decl_tag(t)->component_idx);
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *a = btf_array(t);
+		int e = map_id(map, a->type), ix = map_id(map, a->index_type);
+
+		if (e < 0 || ix < 0)
+			return -ENOENT;
+		return btf__add_array(dst, ix, e, a->nelems);
+	}
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: {
+		const struct btf_member *m = btf_members(t);
+		int nid = btf_is_struct(t) ? btf__add_struct(dst, name, t->size) :
+			  btf__add_union(dst, name, t->size);
+
+		if (nid < 0)
+			return nid;
+		for (i = 0; i < btf_vlen(t); i++, m++) {
+			int mt;
+
+			if (!member_kept(s, id, i))
+				continue;
+			mt = map_id(map, m->type);
+			if (mt < 0)
+				return -ENOENT;
+			err = btf__add_field(dst, btf__name_by_offset(src, m->name_off), mt,
+					     btf_member_bit_offset(t, i),
+					     btf_member_bitfield_size(t, i));
+			if (err)
+				return err;
+		}
+		return nid;
+	}
+	case BTF_KIND_FUNC_PROTO: {
+		const struct btf_param *p = btf_params(t);
+		int nid = btf__add_func_proto(dst, ref);
+
+		if (nid < 0)
+			return nid;
+		for (i = 0; i < btf_vlen(t); i++, p++) {
+			int pt = map_id(map, p->type);
+
+			if (pt < 0)
+				return -ENOENT;
+			err = btf__add_func_param(dst, btf__name_by_offset(src, p->name_off), pt);
+			if (err)
+				return err;
+		}
+		return nid;
+	}
+	case BTF_KIND_DATASEC: {
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+		int nid = btf__add_datasec(dst, name, t->size);
+
+		if (nid < 0)
+			return nid;
+		for (i = 0; i < btf_vlen(t); i++, v++) {
+			int vt = map_id(map, v->type);
+
+			if (vt < 0)
+				return -ENOENT;
+			err = btf__add_datasec_var_info(dst, vt, v->offset, v->size);
+			if (err)
+				return err;
+		}
+		return nid;
+	}
+	default:
+		return -EINVAL;
+	}
+}
+
+struct btf *bg_subset_emit(const struct bg_subset *s, const uint32_t *order,
+			   uint32_t nr)
+{
+	int32_t *map = malloc(sizeof(*map) * s->n);
+	uint32_t *ids = NULL, i, k = 0;
+	struct btf *dst = btf__new_empty();
+	int err = -ENOMEM;
+
+	if (!map || !dst)
+		goto fail;
+	for (i = 0; i < s->n; i++)
+		map[i] = -1;
+	if (!order) {
+		ids = malloc(sizeof(*ids) * s->n);
+		if (!ids)
+			goto fail;
+		for (i = 1; i < s->n; i++)
+			if (s->keep[i])
+				ids[nr++] = i;
+		order = ids;
+	}
+	/* assign the new ids first, so that references may point forward */
+	for (i = 0; i < nr; i++) {
+		if (order[i] == 0 || order[i] >= s->n || map[order[i]] >= 0)
+			continue;
+		map[order[i]] = ++k;
+	}
+	for (i = 0, k = 0; i < nr; i++) {
+		int id;
+
+		if (order[i] == 0 || order[i] >= s->n || map[order[i]] != (int32_t)k + 1)
+			continue;	/* a duplicate in @order */
+		id = emit_one(s, dst, order[i], map);
+		if (id < 0) {
+			err = id;
+			goto fail;
+		}
+		k++;
+	}
+	free(map);
+	free(ids);
+	return dst;
+fail:
+	free(map);
+	free(ids);
+	btf__free(dst);
+	errno = -err;
+	return NULL;
+}
