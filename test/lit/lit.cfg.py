@@ -17,3 +17,11 @@ config.substitutions.append(("%relocore", os.path.join(root, "build", "bin", "re
 config.substitutions.append(("%clang_bpf",
     "clang -target bpf -O2 -g -I/usr/include/x86_64-linux-gnu -I" + inputs))
 config.substitutions.append(("%inputs", inputs))
+# --- llvm-pass (relocore-pass.so): %plugin, %opt, %clang_plugin ---
+config.suffixes.append(".ll")
+plugin = os.path.join(root, "build", "lib", "relocore-pass.so")
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%opt", "opt -load " + plugin + " -load-pass-plugin " + plugin))
+config.substitutions.append(("%clang_plugin",
+    "clang -target bpf -g -I/usr/include/x86_64-linux-gnu -I" + inputs +
+    " -fplugin=" + plugin + " -fpass-plugin=" + plugin))
