@@ -123,7 +123,7 @@ int on_kfree_skb(struct trace_event_raw_kfree_skb *ctx)
 	e->reason = reason;
 	e->subsys = subsys;
 	e->drop_class = cls;
-	e->protocol = bpf_ntohs(ctx->protocol);
+	e->protocol = ctx->protocol;	/* the tracepoint stored ntohs() already */
 	e->enum_size = bpf_core_type_size(enum skb_drop_reason);
 	bpf_ringbuf_submit(e, 0);
 	return 0;

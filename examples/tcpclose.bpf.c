@@ -57,14 +57,16 @@ struct {
 SEC("fentry/tcp_close")
 int BPF_PROG(tcp_close_entry, struct sock *sk, long timeout)
 {
-	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	/* the verifier knows sk as a struct sock: reaching the tcp_sock
+	 * around it takes the checked cast helper */
+	struct tcp_sock *tp = bpf_skc_to_tcp_sock(sk);
 	struct close_event *e;
 	unsigned long flags;
 	u16 family = sk->__sk_common.skc_family;
 
 	if (family != AF_INET && family != AF_INET6)
 		return 0;
-	if (sk->sk_protocol != IPPROTO_TCP)
+	if (sk->sk_protocol != IPPROTO_TCP || !tp)
 		return 0;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);

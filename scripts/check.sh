@@ -14,6 +14,7 @@ suites=(
 	"selftests:bash test/selftests/run.sh"
 	"crosscheck:bash test/crosscheck/run.sh"
 	"btfgen:bash test/btfgen/run.sh"
+	"vm:rm -rf build/examples && bash vm/matrix.sh"
 )
 [ -n "${RC_SUITES:-}" ] && read -r -a suites <<<"$RC_SUITES"
 

@@ -51,18 +51,21 @@ static void on_signal(int sig)
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[1024], *p, *save = NULL;
+	char *buf = NULL, *p, *save = NULL;
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (logbuf.verbose)
-		fprintf(stderr, "libbpf: %s", buf);
-	if (level == LIBBPF_DEBUG && !logbuf.verbose)
+	/* one message may be a whole verifier log: no fixed-size buffer */
+	if (vasprintf(&buf, fmt, ap) < 0)
 		return 0;
-	for (p = strtok_r(buf, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
-		free(logbuf.line[logbuf.next]);
-		logbuf.line[logbuf.next] = strdup(p);
-		logbuf.next = (logbuf.next + 1) % LOG_LINES;
+	if (logbuf.verbose)
+		fputs(buf, stderr);
+	if (level != LIBBPF_DEBUG || logbuf.verbose) {
+		for (p = strtok_r(buf, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+			free(logbuf.line[logbuf.next]);
+			logbuf.line[logbuf.next] = strdup(p);
+			logbuf.next = (logbuf.next + 1) % LOG_LINES;
+		}
 	}
+	free(buf);
 	return 0;
 }
 
@@ -92,6 +95,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: relocore run OBJ [OPTIONS] [-- COMMAND [ARGS...]]\n"
+"       (options may come before or after OBJ; COMMAND follows \"--\")\n"
 "\n"
 "Relocate OBJ for the running kernel with relocore's engine, load it with\n"
 "libbpf (which does no CO-RE: the object it receives has no core_relo\n"
@@ -104,8 +108,8 @@ static void usage(FILE *f)
 TARGET_HELP
 "  --duration SECS    how long to collect events (default 5; with COMMAND:\n"
 "                     the limit after which COMMAND is killed)\n"
-"  --event-type NAME  BTF struct of the buffer events (default: the one\n"
-"                     struct named *_event or event in OBJ)\n"
+"  --event-type NAME  BTF struct of the buffer events (default: struct\n"
+"                     <OBJ name>_event, else struct event, in OBJ's BTF)\n"
 "  --set VAR=VALUE    set an integer global (.rodata/.data/.bss) before load\n"
 "  --no-maps          do not print map contents at the end\n"
 "  --json             one JSON object per line\n"
@@ -130,7 +134,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->duration = 5;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+vh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
 		r = target_opt(&o->t, c, optarg);
 		if (r < 0)
 			return -1;
@@ -151,6 +155,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		default: usage(stderr); return -1;
 		}
 	}
+	/* getopt moved the operands after the options: OBJ, then, after
+	 * "--", the command (whose own options getopt left alone) */
 	if (optind >= argc) {
 		usage(stderr);
 		return -1;
@@ -217,29 +223,26 @@ struct ctx {
 	long events;
 };
 
-/* The struct events are printed with: --event-type, or the one *_event. */
-static uint32_t find_event_type(const struct btf *btf, const char *want)
+/*
+ * The struct events are printed with: --event-type NAME, else the struct
+ * named after the object ("getpid.bpf.o" -> struct getpid_event), else a
+ * struct named "event".  (Keep it in the object's BTF with a global, e.g.
+ * "const struct getpid_event *unused_event __attribute__((unused));".)
+ */
+static uint32_t find_event_type(const struct btf *btf, const char *want,
+				const char *obj_path)
 {
-	uint32_t i, n = btf__type_cnt(btf), found = 0;
-	int hits = 0;
+	const char *base = strrchr(obj_path, '/') ? strrchr(obj_path, '/') + 1 : obj_path;
+	char name[256];
+	int id;
 
-	for (i = 1; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-		const char *name = btf__name_by_offset(btf, t->name_off);
-		size_t len = name ? strlen(name) : 0;
-
-		if (!btf_is_struct(t) || !len)
-			continue;
-		if (want) {
-			if (!strcmp(name, want))
-				return i;
-		} else if (!strcmp(name, "event") ||
-			   (len > 6 && !strcmp(name + len - 6, "_event"))) {
-			found = i;
-			hits++;
-		}
-	}
-	return hits == 1 ? found : 0;
+	if (want)
+		return (id = btf__find_by_name_kind(btf, want, BTF_KIND_STRUCT)) > 0 ? id : 0;
+	snprintf(name, sizeof(name), "%.*s_event", (int)strcspn(base, "."), base);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+	if (id <= 0)
+		id = btf__find_by_name_kind(btf, "event", BTF_KIND_STRUCT);
+	return id > 0 ? id : 0;
 }
 
 static void print_record(struct ctx *c, const char *what, const char *map,
@@ -393,7 +396,7 @@ static int load_and_run(const struct run_opts *o, const struct rc_object *robj,
 		goto out;
 	}
 	c.btf = bpf_object__btf(obj);
-	c.event_id = c.btf ? find_event_type(c.btf, o->event_type) : 0;
+	c.event_id = c.btf ? find_event_type(c.btf, o->event_type, o->obj) : 0;
 	if (o->event_type && !c.event_id)
 		fprintf(stderr, "relocore run: no struct %s in the object; printing hex\n",
 			o->event_type);

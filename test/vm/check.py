@@ -1,0 +1,587 @@
+#!/usr/bin/env python3
+"""test/vm/check.py - judge what one guest handed back (python3 stdlib only).
+
+    check.py KERNEL RESULTS_DIR --objs DIR --host-explain DIR [--summary FILE]
+    check.py --table SUMMARY.json...
+
+RESULTS_DIR is the guest's /results (see test/vm/guest-tests.sh).  Events are
+hex records (relocore run prints hex when it finds no single *_event struct
+in the object's BTF); they are decoded with the layouts of the host-built
+object in --objs, taken from its DWARF (pahole -> BTF -> `bpftool -j`).  Every value is compared EXACTLY with
+the ground truth the trigger took inside the guest.  Prints one line per
+check, `PASS: vm/KERNEL/CHECK` or `FAIL: vm/KERNEL/CHECK: why`, and writes a
+summary row for the matrix table.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+F_IOWAIT, F_CONTRIB_LOAD, F_USER_FAULT, F_RT_MUTEX, F_SOFTIRQ = 1, 2, 16, 32, 64
+TASK_UNINTERRUPTIBLE = 2
+EVENT_STRUCTS = {
+    "getpid": ["getpid_event"],
+    "execsnoop": ["exec_event", "exit_event"],
+    "schedstate": ["block_event"],
+    "skbdrop": ["drop_event"],
+    "tcpclose": ["close_event"],
+}
+CORE_LINE = re.compile(r"CO-RE|relo #\d+: kind|candidate|core_relo", re.I)
+
+
+def read_jsonl(path):
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    pass
+    return out
+
+
+def slurp(path, default=""):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+class Decoder:
+    """Decode raw records with the struct layouts of a BPF object's BTF."""
+
+    def __init__(self, obj):
+        # The event structs are often absent from the object's .BTF (clang
+        # emits BTF only for types that globals, maps, functions or CO-RE
+        # relocations refer to), but the DWARF (-g) has them: pahole turns
+        # the DWARF into BTF, which bpftool prints as JSON.
+        with tempfile.TemporaryDirectory() as tmp:
+            btf = os.path.join(tmp, "dwarf.btf")
+            subprocess.run(["pahole", "--btf_encode_detached=" + btf, obj],
+                           check=True, capture_output=True)
+            raw = subprocess.run(["bpftool", "-j", "btf", "dump", "file", btf, "format", "raw"],
+                                 check=True, capture_output=True, text=True).stdout
+        self.types = {t["id"]: t for t in json.loads(raw)["types"]}
+        self.by_name = {}
+        for t in self.types.values():
+            if t["kind"] == "STRUCT":
+                self.by_name.setdefault(t["name"], t)
+
+    def strip(self, tid):
+        while self.types[tid]["kind"] in ("TYPEDEF", "CONST", "VOLATILE", "RESTRICT", "TYPE_TAG"):
+            tid = self.types[tid]["type_id"]
+        return self.types[tid]
+
+    def size(self, t):
+        k = t["kind"]
+        if k == "ARRAY":
+            return self.size(self.strip(t["type_id"])) * t["nr_elems"]
+        if k == "PTR":
+            return 8
+        return t["size"]
+
+    def value(self, t, data, off):
+        k = t["kind"]
+        if k in ("INT", "ENUM", "ENUM64"):
+            n = t["size"]
+            signed = (k == "INT" and "SIGNED" in t.get("encoding", "")) or \
+                     (k != "INT" and t.get("encoding") == "SIGNED")
+            return int.from_bytes(data[off:off + n], "little", signed=signed)
+        if k == "PTR":
+            return int.from_bytes(data[off:off + 8], "little")
+        if k == "ARRAY":
+            et = self.strip(t["type_id"])
+            es = self.size(et)
+            if et["kind"] == "INT" and es == 1:
+                b = data[off:off + t["nr_elems"]]
+                return b.split(b"\0", 1)[0].decode("latin-1")
+            return [self.value(et, data, off + i * es) for i in range(t["nr_elems"])]
+        if k in ("STRUCT", "UNION"):
+            return self.struct(t, data, off)
+        return None
+
+    def struct(self, t, data, off=0):
+        out = {}
+        for m in t["members"]:
+            mt = self.strip(m["type_id"])
+            bo = m["bits_offset"]
+            if m.get("bitfield_size"):
+                v = int.from_bytes(data[off:off + t["size"]], "little")
+                out[m["name"]] = (v >> bo) & ((1 << m["bitfield_size"]) - 1)
+            elif m["name"]:
+                out[m["name"]] = self.value(mt, data, off + bo // 8)
+            else:
+                out.update(self.value(mt, data, off + bo // 8) or {})
+        return out
+
+    def decode(self, names, hexstr):
+        data = bytes.fromhex(hexstr)
+        for n in names:
+            t = self.by_name.get(n)
+            if t and t["size"] == len(data):
+                d = self.struct(t, data)
+                d["_type"] = n
+                return d
+        return {"_type": None, "_len": len(data)}
+
+
+class Kernel:
+    def __init__(self, name, res, objs, host_explain):
+        self.name, self.res, self.objs, self.host_explain = name, res, objs, host_explain
+        self.lines = []
+        self.failed = 0
+        self.row = {"kernel": name}
+        self.decoders = {}
+        self.btf = {}
+        self.sys = {}
+
+    def result(self, check, errs):
+        errs = [e for e in errs if e]
+        if errs:
+            more = f" (+{len(errs) - 3} more)" if len(errs) > 3 else ""
+            self.lines.append(f"FAIL: vm/{self.name}/{check}: {'; '.join(errs[:3])}{more}")
+            self.failed += 1
+        else:
+            self.lines.append(f"PASS: vm/{self.name}/{check}")
+        return not errs
+
+    def decoder(self, ex):
+        if ex not in self.decoders:
+            self.decoders[ex] = Decoder(os.path.join(self.objs, ex + ".bpf.o"))
+        return self.decoders[ex]
+
+    def events(self, ex, path):
+        dec = self.decoder(ex)
+        out = []
+        for r in read_jsonl(path):
+            if "event" not in r:
+                continue
+            v = r["value"]
+            out.append(dec.decode(EVENT_STRUCTS[ex], v) if isinstance(v, str) else v)
+        return out
+
+    # --- truth helpers ---------------------------------------------------
+    def field(self, struct, f):
+        s = self.btf.get(struct)
+        if not s or not s.get("id"):
+            return None
+        return s["fields"].get(f)
+
+    # --- checks ------------------------------------------------------------
+    def check_boot(self):
+        rc = slurp(os.path.join(self.res, "guest.rc")).strip()
+        ok = self.result("boot", [None if rc == "0" else f"guest tests rc {rc or 'missing'}"])
+        self.sys = (read_jsonl(os.path.join(self.res, "truth-sys.json")) or [{}])[0]
+        btf = read_jsonl(os.path.join(self.res, "truth-btf.json"))
+        self.btf = btf[0] if btf else {}
+        self.row["release"] = self.sys.get("release", "?")
+        self.result("truth", [None if self.btf.get("task_struct") else "no BTF truth from the guest",
+                              None if self.sys else "no sysinfo from the guest"])
+        return ok
+
+    def check_explain(self):
+        """relocore's decisions in the guest == the guest BTF parsed by trigger."""
+        errs, n = [], 0
+        offs = {}
+        for ex in sorted(EVENT_STRUCTS):
+            p = os.path.join(self.res, "explain", ex + ".json")
+            try:
+                d = json.load(open(p))
+            except (OSError, ValueError):
+                errs.append(f"{ex}: no explain output ({slurp(p[:-5] + '.err').strip()[:80]})")
+                continue
+            for r in d["relocations"]:
+                e = self.judge_relo(ex, r, offs)
+                if e is not None:
+                    n += 1
+                    if e:
+                        errs.append(e)
+        self.row["offsets"] = offs
+        self.row["explain_checked"] = n
+        self.result("explain-vs-btf", errs + ([] if n else ["no relocation compared"]))
+
+    def judge_relo(self, ex, r, offs):
+        acc, kind, new, ok = r["access"], r["kind"], r["new"], r["result"] == "ok"
+        where = f"{ex} #{r['insn']} {kind} {acc}"
+        m = re.fullmatch(r"(\w+?)(?:___\w+)?\.(\w+)", acc)
+        if m and m.group(1) in self.btf and m.group(2) in self.btf[m.group(1)]["fields"]:
+            tf = self.field(m.group(1), m.group(2))
+            if kind == "field_exists":
+                return None if new == (1 if tf else 0) else f"{where}: exists={new}, BTF says {bool(tf)}"
+            if not ok:
+                return None if tf is None else f"{where}: {r['result']} but the field exists"
+            if tf is None:
+                return f"{where}: relocated but the guest BTF has no such field"
+            if r["target_bit_offset"] != tf["bit_off"]:
+                return f"{where}: bit offset {r['target_bit_offset']} != BTF {tf['bit_off']}"
+            if kind == "byte_off" and not tf["bits"]:
+                if m.group(1) == "task_struct":
+                    offs[m.group(2)] = new
+                return None if new == tf["bit_off"] // 8 else f"{where}: {new} != BTF {tf['bit_off'] // 8}"
+            if kind == "byte_sz" and not tf["bits"]:
+                return None if new == tf["size"] else f"{where}: size {new} != BTF {tf['size']}"
+            return ""
+        m = re.fullmatch(r"enum (\w+?)(?:___\w+)?::(\w+?)(?:___\w+)?", acc)
+        if m and m.group(1) in self.btf and m.group(2) in self.btf[m.group(1)]["values"]:
+            tv = self.btf[m.group(1)]["values"][m.group(2)]
+            if kind == "enumval_exists":
+                return None if new == (tv is not None) else f"{where}: exists={new}, BTF says {tv is not None}"
+            if not ok:
+                return None if tv is None else f"{where}: {r['result']} but the value exists"
+            return None if new == tv else f"{where}: {new} != BTF {tv}"
+        m = re.fullmatch(r"(?:struct|enum) (\w+?)(?:___\w+)?", acc)
+        if m and m.group(1) in self.btf:
+            tt = self.btf[m.group(1)]
+            if kind == "type_exists":
+                return None if new == (1 if tt["id"] else 0) else f"{where}: {new}, BTF id {tt['id']}"
+            if kind == "type_size" and ok:
+                return None if new == tt["size"] else f"{where}: {new} != BTF {tt['size']}"
+            if kind == "target_type_id":
+                return None if new == tt["id"] else f"{where}: {new} != BTF id {tt['id']}"
+        return None
+
+    def run_common(self, sub, ex, what):
+        """the run happened, relocore relocated it, libbpf did no CO-RE"""
+        base = os.path.join(self.res, sub, what)
+        out = read_jsonl(base + ".out")
+        err = slurp(base + ".err")
+        errs = []
+        head = next((r for r in out if "object" in r), None)
+        if head is None:
+            errs.append("no object line: " + err.strip().splitlines()[-1][:120] if err.strip() else "no output")
+        elif head.get("core_relos_left") != 0:
+            errs.append(f"core_relos_left={head.get('core_relos_left')}")
+        core = [l for l in err.splitlines() if l.startswith("libbpf") and CORE_LINE.search(l)]
+        if core:
+            errs.append(f"libbpf did CO-RE work: {core[0][:100]}")
+        if "libbpf:" not in err:
+            errs.append("no libbpf log (-v) to inspect")
+        refused = "kernel refused" in err
+        return out, err, head, refused, errs
+
+    def check_getpid(self, sub="run", what="getpid", record=True):
+        truth = read_jsonl(os.path.join(self.res, sub, what + ".truth.json"))
+        evs = self.events("getpid", os.path.join(self.res, sub, what + ".out"))
+        tsz = self.btf.get("task_struct", {})
+        errs, seen = [], {}
+        for t in truth:
+            mine = [e for e in evs if e.get("pid") == t["pid"]]
+            if len(mine) < 5:
+                errs.append(f"{t['truth']}: {len(mine)} events for pid {t['pid']} (expected >= 5)")
+            hz = 10 ** 9 // t["clk_tck"]
+            want = {"tgid": t["tgid"], "ppid": t["ppid"], "leader_pid": t["tgid"], "ret": t["tgid"],
+                    "comm": t["comm"], "state": 0, "task_btf_id": tsz.get("id"),
+                    "task_size": tsz.get("size"), "comm_size": 16}
+            for e in mine:
+                for k, v in want.items():
+                    if e.get(k) != v:
+                        errs.append(f"{t['truth']} pid {t['pid']}: {k}={e.get(k)!r} truth {v!r}")
+                if e.get("start_time_ns", -1) // hz != t["start_ticks"]:
+                    errs.append(f"{t['truth']}: start_time_ns {e.get('start_time_ns')} -> "
+                                f"{e.get('start_time_ns', 0) // hz} ticks, /proc says {t['start_ticks']}")
+            if mine:
+                seen[t["truth"]] = (mine[0], t)
+        if not truth:
+            errs.append("no ground truth written by the trigger")
+        if record and "getpid-main" in seen:
+            e, t = seen["getpid-main"]
+            self.row["read"] = {"pid": (e["pid"], t["pid"]), "tgid": (e["tgid"], t["tgid"]),
+                                "ppid": (e["ppid"], t["ppid"]), "comm": (e["comm"], t["comm"]),
+                                "start": (e["start_time_ns"] // (10 ** 9 // t["clk_tck"]), t["start_ticks"])}
+        if not record and "getpid-main" in seen:
+            e, t = seen["getpid-main"]
+            return errs, f"pid {e['pid']}/{t['pid']} tgid {e['tgid']}/{t['tgid']} ppid {e['ppid']}/{t['ppid']} comm {e['comm']!r}"
+        if not record and not seen and truth:
+            # nothing for the trigger's pid: show what was read instead
+            e = evs[0] if evs else None
+            t = truth[0]
+            return errs, (f"read pid {e.get('pid')} tgid {e.get('tgid')} comm {e.get('comm')!r} "
+                          f"for truth pid {t['pid']} comm {t['comm']!r}" if e else "no events")
+        return errs, ""
+
+    def check_execsnoop(self):
+        truth = {t["truth"]: t for t in read_jsonl(os.path.join(self.res, "run", "execsnoop.truth.json"))}
+        evs = self.events("execsnoop", os.path.join(self.res, "run", "execsnoop.out"))
+        errs = []
+        par, ch, res = truth.get("exec-parent"), truth.get("exec-child"), truth.get("exec-result")
+        if not (par and ch and res):
+            return ["incomplete ground truth"]
+        execs = [e for e in evs if e.get("_type") == "exec_event" and e.get("pid") == ch["pid"]]
+        exits = [e for e in evs if e.get("_type") == "exit_event" and e.get("pid") == ch["pid"]]
+        pexit = [e for e in evs if e.get("_type") == "exit_event" and e.get("pid") == par["pid"]]
+        if len(execs) != 1:
+            errs.append(f"{len(execs)} exec events for the child pid {ch['pid']}")
+        for e in execs:
+            for k, v in {"ppid": par["pid"], "uid": ch["uid"], "old_pid": ch["pid"], "comm": ch["comm"],
+                         "filename": res["filename"], "arg0": res["argv0"]}.items():
+                if e.get(k) != v:
+                    errs.append(f"exec: {k}={e.get(k)!r} truth {v!r}")
+        if len(exits) != 1:
+            errs.append(f"{len(exits)} exit events for the child pid {ch['pid']}")
+        hz = 10 ** 9 // ch["clk_tck"]
+        for e in exits:
+            for k, v in {"tid": ch["pid"], "ppid": par["pid"], "code": res["child_status"],
+                         "comm": ch["comm"]}.items():
+                if e.get(k) != v:
+                    errs.append(f"exit: {k}={e.get(k)!r} truth {v!r}")
+            # lifetime = ktime at do_exit - task->start_time: start_time is
+            # within [start_ticks, start_ticks+1) ticks, do_exit after mono_ns
+            lo = ch["mono_ns"] - (ch["start_ticks"] + 1) * hz
+            hi = ch["mono_ns"] + 5 * 10 ** 9 - ch["start_ticks"] * hz
+            if not lo <= e.get("lifetime_ns", -1) <= hi:
+                errs.append(f"exit: lifetime_ns {e.get('lifetime_ns')} outside [{lo}, {hi}]")
+        if len(pexit) != 1:
+            errs.append(f"{len(pexit)} exit events for the trigger pid {par['pid']}")
+        for e in pexit:
+            if (e.get("code"), e.get("ppid")) != (0, par["ppid"]):
+                errs.append(f"trigger exit: code {e.get('code')} ppid {e.get('ppid')}, truth 0 {par['ppid']}")
+        return errs
+
+    def check_schedstate(self):
+        truth = read_jsonl(os.path.join(self.res, "run", "schedstate.truth.json"))
+        evs = self.events("schedstate", os.path.join(self.res, "run", "schedstate.out"))
+        if not truth:
+            return ["no ground truth"]
+        t = truth[0]
+        errs = []
+        mine = [e for e in evs if e.get("pid") == t["pid"]]
+        if t.get("voluntary_switches", 0) < 1:
+            errs.append("the trigger never slept on the disk (no voluntary switch)")
+        if not mine:
+            errs.append(f"no block event for pid {t['pid']} ({len(evs)} events in all)")
+        has = {f: self.field("task_struct", f) is not None for f in
+               ("saved_state", "in_user_fault", "sched_rt_mutex", "softirq_disable_cnt", "numa_preferred_nid")}
+        for e in mine:
+            for k, v in {"tgid": t["tgid"], "comm": t["comm"], "state": TASK_UNINTERRUPTIBLE,
+                         "prio": t["prio"], "policy": t["policy"]}.items():
+                if e.get(k) != v:
+                    errs.append(f"{k}={e.get(k)!r} truth {v!r}")
+            fl = e.get("flags", 0)
+            if not fl & F_IOWAIT or not fl & F_CONTRIB_LOAD:
+                errs.append(f"flags {fl:#x} lack in_iowait/sched_contributes_to_load")
+            if (e.get("saved_state") != 0xffffffff) != has["saved_state"]:
+                errs.append(f"saved_state {e.get('saved_state')} but BTF has saved_state={has['saved_state']}")
+            for bit, f in ((F_USER_FAULT, "in_user_fault"), (F_RT_MUTEX, "sched_rt_mutex"),
+                           (F_SOFTIRQ, "softirq_disable_cnt")):
+                if fl & bit and not has[f]:
+                    errs.append(f"flag of {f} set, but the kernel has no {f}")
+            if not has["numa_preferred_nid"] and e.get("numa_nid") != -1:
+                errs.append(f"numa_nid {e.get('numa_nid')} without numa_preferred_nid")
+        if mine:
+            self.row["sched"] = {"events": len(mine), "state": mine[0]["state"], "flags": mine[0]["flags"]}
+        return errs
+
+    def check_skbdrop(self):
+        truth = read_jsonl(os.path.join(self.res, "run", "skbdrop.truth.json"))
+        evs = self.events("skbdrop", os.path.join(self.res, "run", "skbdrop.out"))
+        if not truth:
+            return ["no ground truth"]
+        t = truth[0]
+        enum = self.btf.get("skb_drop_reason", {})
+        nosock = enum.get("values", {}).get("SKB_DROP_REASON_NO_SOCKET")
+        errs = []
+        mine = [e for e in evs if e.get("drop_class") == 1]
+        if len(mine) < t["sent"]:
+            errs.append(f"{len(mine)} NO_SOCKET drop events, {t['sent']} datagrams sent to a closed port")
+        for e in mine:
+            for k, v in {"reason": nosock, "protocol": t["protocol"], "enum_size": enum.get("size"),
+                         "subsys": 0}.items():
+                if e.get(k) != v:
+                    errs.append(f"{k}={e.get(k)!r} truth {v!r}")
+            if not e.get("location"):
+                errs.append("location 0")
+        self.row["drop"] = {"events": len(mine), "reason": mine[0]["reason"] if mine else None, "truth": nosock}
+        return errs
+
+    def check_tcpclose(self, sub="run", what="tcpclose"):
+        truth = read_jsonl(os.path.join(self.res, sub, what + ".truth.json"))
+        evs = self.events("tcpclose", os.path.join(self.res, sub, what + ".out"))
+        if not truth:
+            return ["no ground truth"]
+        proto = self.field("sock", "sk_protocol")
+        errs = []
+        for t in truth:
+            mine = [e for e in evs if e.get("pid") == t["pid"] and e.get("sport") == t["sport"]
+                    and e.get("dport") == t["dport"]]
+            if len(mine) != 1:
+                errs.append(f"{t['role']}: {len(mine)} close events for {t['sport']}->{t['dport']}")
+                continue
+            e = mine[0]
+            for k in ("family", "saddr4", "daddr4", "state", "bytes_received", "bytes_acked",
+                      "total_retrans", "srtt_us", "linger", "keepalive", "userlocks", "dead"):
+                if e.get(k) != t[k]:
+                    errs.append(f"{t['role']}: {k}={e.get(k)!r} truth {t[k]!r}")
+            if e.get("comm") != "trigger":
+                errs.append(f"{t['role']}: comm {e.get('comm')!r}")
+            if proto and e.get("sk_protocol_off") != proto["bit_off"] // 8:
+                errs.append(f"sk_protocol_off {e.get('sk_protocol_off')} != BTF {proto['bit_off'] // 8}")
+        return errs
+
+    def check_example(self, ex, fn):
+        out, err, head, refused, errs = self.run_common("run", ex, ex)
+        if refused:
+            vl = slurp(os.path.join(self.res, "run", ex + ".verifier.log"))
+            why = [l for l in vl.splitlines() if l and not re.match(r"^\s*\d+:|^;|^===|^processed", l)]
+            errs.append("the kernel refused the program: " + (why[-1] if why else "see run/%s.err" % ex))
+        elif head is not None:
+            errs += fn()
+        ok = self.result(ex, errs)
+        self.row.setdefault("examples", {})[ex] = "ok" if ok else ("refused" if refused else "wrong")
+        return ok
+
+    def check_negative(self):
+        """objects relocated on the host for kernel K, run here as they are"""
+        negdir = os.path.join(self.res, "neg")
+        names = sorted(f[:-4] for f in os.listdir(negdir) if f.endswith(".out")) if os.path.isdir(negdir) else []
+        shown, errs, notes = 0, [], []
+        for b in names:
+            ex, k = b.split(".for-", 1)
+            out, err, head, refused, cerrs = self.run_common("neg", ex, b)
+            if head is None and not refused:
+                errs.append(f"{b}: did not run ({cerrs[0] if cerrs else '?'})")
+                continue
+            if head and head.get("relocations") not in (0, None):
+                errs.append(f"{b}: relocore run relocated {head.get('relocations')} (expected none left)")
+            same = self.same_decisions(ex, k)
+            if refused:
+                vl = slurp(os.path.join(negdir, b + ".verifier.log"))
+                why = [l for l in vl.splitlines() if l and not re.match(r"^\s*\d+:|^;|^===|^processed", l)]
+                verdict, detail = "refused", (why[-1] if why else "refused")
+            else:
+                if ex == "getpid":
+                    werrs, detail = self.check_getpid("neg", b, record=False)
+                else:
+                    werrs, detail = self.check_tcpclose("neg", b), ""
+                verdict = "wrong" if werrs else "right"
+                if werrs and not detail:
+                    detail = werrs[0]
+            notes.append(f"{b}: {verdict}" + (f" ({detail})" if detail else ""))
+            if verdict == "right" and not same:
+                errs.append(f"{b}: reads right values although its offsets differ from this kernel's")
+            if verdict != "right" and same:
+                errs.append(f"{b}: {verdict} although the layouts agree: {detail}")
+            if verdict != "right":
+                shown += 1
+                self.row.setdefault("negative", []).append(f"{ex}@{k}: {verdict}: {detail}"[:110])
+        for n in notes:
+            self.lines.append(f"  note: vm/{self.name}/negative: {n}")
+        self.row["negative_shown"] = shown
+        self.result("negative-control", errs + ([] if names else ["no negative runs"]))
+
+    def same_decisions(self, ex, k):
+        """does the host's explain for kernel k decide exactly as the guest's?"""
+        try:
+            host = json.load(open(os.path.join(self.host_explain, f"{ex}.{k}.json")))
+            guest = json.load(open(os.path.join(self.res, "explain", ex + ".json")))
+        except (OSError, ValueError):
+            return False
+        key = lambda d: [(r["section"], r["insn"], r["new"], r["result"]) for r in d["relocations"]]
+        return key(host) == key(guest)
+
+    def check_presence(self):
+        """kernel-specific fields: the BTF truth agrees with uname/config"""
+        rt = self.sys.get("preempt_rt")
+        has = {f: self.field("task_struct", f) is not None for f in
+               ("saved_state", "sched_rt_mutex", "softirq_disable_cnt", "in_user_fault", "numa_preferred_nid")}
+        self.row["fields"] = has
+        self.row["preempt_rt"] = rt
+        errs = []
+        if has["softirq_disable_cnt"] != bool(rt):
+            errs.append(f"softirq_disable_cnt present={has['softirq_disable_cnt']} but PREEMPT_RT={rt}")
+        self.result("rt-fields-vs-uname", errs)
+
+    def run(self):
+        if not self.check_boot():
+            self.row["status"] = "FAIL"
+            self.row["failed"] = self.failed
+            return
+        self.check_presence()
+        self.check_explain()
+        self.check_example("getpid", lambda: self.check_getpid()[0])
+        self.check_example("execsnoop", self.check_execsnoop)
+        self.check_example("schedstate", self.check_schedstate)
+        self.check_example("skbdrop", self.check_skbdrop)
+        self.check_example("tcpclose", self.check_tcpclose)
+        self.check_negative()
+        self.row["failed"] = self.failed
+        self.row["status"] = "PASS" if not self.failed else "FAIL"
+
+
+def table(paths):
+    rows = []
+    for p in paths:
+        try:
+            rows.append(json.load(open(p)))
+        except (OSError, ValueError):
+            rows.append({"kernel": os.path.basename(os.path.dirname(p)), "status": "FAIL"})
+    fields = ["pid", "tgid", "real_parent", "comm", "start_boottime", "__state"]
+    hdr = ["kernel", "release"] + [f"@{f}" for f in fields] + ["pid", "tgid", "ppid", "comm", "start",
+                                                               "saved_st", "rt_cnt", "numa", "u_fault",
+                                                               "examples", "neg", "time", "result"]
+    body = []
+    for r in rows:
+        o = r.get("offsets", {})
+        rd = r.get("read", {})
+        fl = r.get("fields", {})
+        ex = r.get("examples", {})
+
+        def rv(k):
+            if k not in rd:
+                return "-"
+            a, b = rd[k]
+            return f"{a}" if a == b else f"{a}!={b}"
+        yn = lambda k: "-" if k not in fl else ("yes" if fl[k] else "no")
+        body.append([r.get("kernel", "?"), r.get("release", "?")] + [str(o.get(f, "-")) for f in fields] +
+                    [rv("pid"), rv("tgid"), rv("ppid"), rv("comm"), rv("start"),
+                     yn("saved_state"), yn("softirq_disable_cnt"), yn("numa_preferred_nid"), yn("in_user_fault"),
+                     f"{sum(v == 'ok' for v in ex.values())}/{len(ex)}",
+                     f"{r.get('negative_shown', 0)} wrong", r.get("time", "-"), r.get("status", "FAIL")])
+    w = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(hdr)]
+    line = lambda cells: "  ".join(c.ljust(w[i]) for i, c in enumerate(cells)).rstrip()
+    print(line(hdr))
+    print(line(["-" * x for x in w]))
+    for b in body:
+        print(line(b))
+    print("(@field: byte offset relocore chose in that kernel's task_struct; values: read by the"
+          " CO-RE object = truth, or read!=truth; examples: passed/run;")
+    print(" neg: objects relocated for another kernel that read wrong values or were refused there)")
+    for r in rows:
+        ex = r.get("examples", {})
+        bad = [f"{k}={v}" for k, v in ex.items() if v != "ok"]
+        if bad:
+            print(f"  {r.get('kernel')}: examples not ok: {', '.join(bad)}")
+        for n in r.get("negative", []):
+            print(f"  {r.get('kernel')}: negative {n}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("kernel", nargs="?")
+    ap.add_argument("results", nargs="?")
+    ap.add_argument("--objs")
+    ap.add_argument("--host-explain")
+    ap.add_argument("--summary")
+    ap.add_argument("--table", nargs="+")
+    a = ap.parse_args()
+    if a.table:
+        table(a.table)
+        return 0
+    k = Kernel(a.kernel, a.results, a.objs, a.host_explain)
+    k.run()
+    print("\n".join(k.lines))
+    if a.summary:
+        with open(a.summary, "w") as f:
+            json.dump(k.row, f)
+    return 1 if k.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+#!/bin/sh
+# test/vm/guest-tests.sh - runs INSIDE the QEMU guest (busybox sh), started by
+# /init.  Every example object compiled once on the host (/tests/obj) runs
+# under `relocore run` with /bin/trigger producing the events it traces and
+# writing the ground truth; relocore's decisions for this kernel are recorded
+# with `relocore explain --json`; the negative control runs objects that
+# were relocated on the host for other kernels (/tests/neg, no CO-RE left).
+# Everything lands in /results; test/vm/check.py judges it on the host.
+R=/results
+mkdir -p $R/explain $R/run $R/neg
+read -r NAME </etc/vm-kernel
+BTFMODE=$(sed -n 2p /etc/vm-kernel)
+if [ "$BTFMODE" = archive ]; then
+	BTF=/boot/vmlinux.btf
+	BTFARG="--btf $BTF"
+else
+	BTF=/sys/kernel/btf/vmlinux
+	BTFARG=
+fi
+DUR=60
+say() { echo "vm: $*" >/dev/console; echo "== $*"; }
+
+ip link set lo up
+echo "$NAME" >$R/kernel-name
+trigger sysinfo >$R/truth-sys.json
+trigger btf $BTF >$R/truth-btf.json
+[ -f /proc/config.gz ] && zcat /proc/config.gz | grep -E '^CONFIG_(PREEMPT_RT|NUMA_BALANCING|DEBUG_INFO_BTF)=' >$R/config.txt
+
+# trigger mode for an example (its ground-truth workload)
+mode_of() {
+	case "$1" in
+	getpid) echo getpid ;;
+	execsnoop) echo exec ;;
+	schedstate) echo iowait ;;
+	tcpclose) echo tcp ;;
+	skbdrop) echo drop ;;
+	*) echo none ;;
+	esac
+}
+trigger_args() { # MODE TRUTHFILE
+	case "$1" in
+	iowait) echo "iowait $2 /dev/vda" ;;
+	drop) echo "drop $2 5" ;;
+	*) echo "$1 $2" ;;
+	esac
+}
+
+for obj in /tests/obj/*.bpf.o; do
+	ex=$(basename "$obj" .bpf.o)
+	mode=$(mode_of "$ex")
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	relocore explain "$obj" $BTFARG --json >$R/explain/$ex.json 2>$R/explain/$ex.err
+	echo $? >$R/explain/$ex.rc
+	# -v: libbpf's own log (stderr) must show no CO-RE work.
+	# shellcheck disable=SC2046
+	relocore run "$obj" -v --json --duration $DUR $BTFARG -- \
+		/bin/trigger $(trigger_args "$mode" $R/run/$ex.truth.json) \
+		>$R/run/$ex.out 2>$R/run/$ex.err
+	rc=$?
+	echo $rc >$R/run/$ex.rc
+	if grep -q 'kernel refused' $R/run/$ex.err; then
+		# the whole verifier log (relocore run shows a tail only)
+		relocore reloc "$obj" --btf $BTF -o /tmp/$ex.reloc.o >/dev/null 2>&1 &&
+			vlog /tmp/$ex.reloc.o >$R/run/$ex.verifier.log 2>&1
+	fi
+	say "$ex: relocore run rc $rc, $(grep -c '"event"' $R/run/$ex.out) events ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
+done
+
+# negative control: relocated on the host for another kernel, run here as is
+for obj in /tests/neg/*.o; do
+	b=$(basename "$obj" .o)		# getpid.for-cloud-6.12
+	ex=${b%%.for-*}
+	for_k=${b#*.for-}
+	[ "$for_k" = "$NAME" ] && continue
+	mode=$(mode_of "$ex")
+	# shellcheck disable=SC2046
+	relocore run "$obj" -v --json --duration $DUR $BTFARG -- \
+		/bin/trigger $(trigger_args "$mode" $R/neg/$b.truth.json) \
+		>$R/neg/$b.out 2>$R/neg/$b.err
+	rc=$?
+	echo $rc >$R/neg/$b.rc
+	grep -q 'kernel refused' $R/neg/$b.err && vlog "$obj" >$R/neg/$b.verifier.log 2>&1
+	say "negative $b: rc $rc, $(grep -c '"event"' $R/neg/$b.out) events"
+done
+say "guest tests finished"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# vm/boot.sh NAME OUTDIR [INITRD] - boot kernel NAME of vm/kernels.list under
+# QEMU (TCG, no KVM) with the test initramfs; the guest's /init runs the
+# tests and writes a tar of /results to a raw virtio disk, which is unpacked
+# into OUTDIR/results/.  The serial console goes to OUTDIR/console.log.
+# Exit 0 when the guest handed back results; on a failed boot or timeout the
+# tail of the console log is shown.
+#   RC_VM_TIMEOUT   seconds before QEMU is killed (default 240)
+#   RC_VM_MEM       guest memory in MiB (default 1024)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+[ $# -ge 2 ] || { echo "usage: $0 NAME OUTDIR [INITRD]" >&2; exit 2; }
+name=$1 out=$2
+initrd=${3:-}
+log() { echo "vm[$name]: $*"; }
+
+kdir=$("$VM_DIR/kernel.sh" "$name")
+[ -n "$initrd" ] || initrd=$("$VM_DIR/initramfs.sh" "$name")
+tmo=${RC_VM_TIMEOUT:-240}
+rm -rf "$out"
+mkdir -p "$out"
+disk="$out/results.disk"
+truncate -s 64M "$disk"
+console="$out/console.log"
+
+log "booting $(cat "$kdir/release") (initrd $(du -h "$initrd" | cut -f1), timeout ${tmo}s)"
+start=$(date +%s.%N)
+set +e
+timeout --kill-after=5 "$tmo" qemu-system-x86_64 -accel tcg -cpu max -m "${RC_VM_MEM:-1024}" -smp 2 \
+	-nographic -no-reboot -nodefaults -serial stdio -monitor none \
+	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 rdinit=/init" \
+	-drive file="$disk",format=raw,if=none,id=res,cache=unsafe \
+	-device virtio-blk-pci,drive=res \
+	</dev/null >"$console" 2>&1 &
+qpid=$!
+# progress: echo the guest's own "vm:" lines as they arrive
+tail -n +1 -F "$console" 2>/dev/null --pid=$qpid | grep --line-buffered '^vm: ' | sed -u "s/^vm: /vm[$name]:   guest: /" &
+wait $qpid
+rc=$?
+set -e
+sleep 0.2
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+printf '%s\n' "$secs" >"$out/boot-seconds"
+mkdir -p "$out/results"
+if tar -xf "$disk" -C "$out" 2>/dev/null && [ -f "$out/results/guest.rc" ]; then
+	rm -f "$disk"
+	log "guest finished in ${secs%.*}s (qemu rc $rc, guest tests rc $(cat "$out/results/guest.rc"))"
+	exit 0
+fi
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	log "TIMEOUT after ${tmo}s; console tail:"
+else
+	log "no results from the guest (qemu rc $rc after ${secs%.*}s); console tail:"
+fi
+tail -n 40 "$console" | sed 's/^/    | /'
+exit 1

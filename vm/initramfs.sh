@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# vm/initramfs.sh NAME - build (once per content) the initramfs that boots
+# kernel NAME of vm/kernels.list for the VM tests; prints its path.
+#
+# It is two gzip'd cpio archives back to back (the kernel unpacks both):
+#   base   (shared by every kernel, keyed by the sha256 of its inputs)
+#          busybox-static + its applet symlinks, /init (vm/init.sh),
+#          /bin/relocore (build/bin/relocore-static), /bin/trigger
+#          (test/vm/trigger.c, gcc -static), /bin/vlog (test/vm/vlog.c: a
+#          whole verifier log when a load is refused), /tests/guest-tests.sh,
+#          /tests/obj/*.bpf.o (the example objects, compiled once on the host:
+#          $RC_VM_EXAMPLES, default build/examples), and for the negative
+#          control /tests/neg/<example>.for-<kernel>.o: the objects already
+#          relocated on the host (`relocore reloc --btf`) for each kernel of
+#          the list
+#   kernel (keyed by the kernel directory and the module list)
+#          only the modules needed to hand results out: virtio_blk and
+#          virtio_pci with their dependencies, resolved on the host with
+#          `modprobe -d ROOT -S RELEASE --show-depends` (reads files only;
+#          decompressed here, busybox insmod takes plain .ko), their load
+#          order in /etc/vm-modules, the kernel's name in /etc/vm-kernel, and
+#          for BTF=archive kernels its BTF as /boot/vmlinux.btf
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+[ $# -eq 1 ] || { echo "usage: $0 NAME" >&2; exit 2; }
+name=$1
+read -r _kind _spec btfmode < <(vm_entry "$name")
+log() { echo "initramfs[$name]: $*" >&2; }
+
+cache="$RC_CACHE/initramfs"
+mkdir -p "$cache"
+examples="${RC_VM_EXAMPLES:-$RC_BUILD/examples}"
+relocore="$RC_BUILD/bin/relocore-static"
+busybox=$(command -v busybox)
+[ -x "$relocore" ] || { log "no $relocore (build first: make -C build)"; exit 1; }
+ls "$examples"/*.bpf.o >/dev/null 2>&1 || { log "no objects in $examples (examples/build.sh $examples)"; exit 1; }
+file -L "$busybox" | grep -q 'statically linked' || { log "$busybox is not static (apt-get install busybox-static)"; exit 1; }
+
+# cpio_gz DIR OUT: a newc archive of DIR's content, gzip'd, written atomically
+cpio_gz() {
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -6) >"$2.tmp.$$"
+	mv "$2.tmp.$$" "$2"
+}
+
+# --- the trigger program, keyed by its source --------------------------------
+src="$RC_ROOT/test/vm/trigger.c"
+trig="$cache/trigger-$(vm_sha "$src")"
+if [ ! -x "$trig" ]; then
+	log "compiling test/vm/trigger.c (gcc -static)"
+	gcc -static -O2 -Wall -Wextra -pthread -o "$trig.tmp.$$" "$src"
+	mv "$trig.tmp.$$" "$trig"
+fi
+
+# --- vlog: loads a relocated object with a whole verifier log (diagnostics) --
+vsrc="$RC_ROOT/test/vm/vlog.c"
+vlog="$cache/vlog-$(vm_sha "$vsrc")"
+if [ ! -x "$vlog" ]; then
+	log "compiling test/vm/vlog.c (gcc -static, libbpf.a)"
+	gcc -static -O2 -Wall -o "$vlog.tmp.$$" "$vsrc" -lbpf -lelf -lz 2>&1 |
+		{ grep -v 'statically linked\|getpw' >&2 || true; }
+	mv "$vlog.tmp.$$" "$vlog"
+fi
+
+# --- negative-control objects: relocated on the host for each kernel ---------
+neg_examples=(getpid tcpclose)
+negdir="$cache/neg-$(vm_sha "$relocore" "$examples"/*.bpf.o)"
+mkdir -p "$negdir"
+for k in $(vm_names); do
+	btf=$("$VM_DIR/kernel-btf.sh" "$k")
+	for e in "${neg_examples[@]}"; do
+		o="$negdir/$e.for-$k.o"
+		[ -s "$o" ] && continue
+		log "relocating $e.bpf.o for $k on the host (relocore reloc --btf, negative control)"
+		"$RC_BUILD/bin/relocore" reloc "$examples/$e.bpf.o" --btf "$btf" -o "$o.tmp" >/dev/null
+		mv "$o.tmp" "$o"
+	done
+done
+
+# --- base layer ---------------------------------------------------------------
+inputs=("$busybox" "$relocore" "$trig" "$vlog" "$VM_DIR/init.sh" "$RC_ROOT/test/vm/guest-tests.sh"
+	"$examples"/*.bpf.o "$negdir"/*.o)
+key=$( (for f in "${inputs[@]}"; do echo "${f##*/}"; done; cat "${inputs[@]}") | sha256sum | cut -c1-16)
+base="$cache/base-$key.cpio.gz"
+if [ ! -s "$base" ]; then
+	log "building base layer $base"
+	t=$(mktemp -d "$cache/.base.XXXXXX")
+	mkdir -p "$t"/{bin,dev,proc,sys,tmp,results,etc,boot,tests/obj,tests/neg,lib/modules,sys,mnt}
+	ln -s bin "$t/sbin"
+	mkdir -p "$t/usr" && ln -s ../bin "$t/usr/bin" && ln -s ../bin "$t/usr/sbin"
+	cp "$busybox" "$t/bin/busybox"
+	for a in $("$busybox" --list); do
+		[ -e "$t/bin/$a" ] || ln -s busybox "$t/bin/$a"
+	done
+	install -m 755 "$VM_DIR/init.sh" "$t/init"
+	install -m 755 "$relocore" "$t/bin/relocore"
+	install -m 755 "$trig" "$t/bin/trigger"
+	install -m 755 "$vlog" "$t/bin/vlog"
+	install -m 644 "$RC_ROOT/test/vm/guest-tests.sh" "$t/tests/guest-tests.sh"
+	cp "$examples"/*.bpf.o "$t/tests/obj/"
+	cp "$negdir"/*.o "$t/tests/neg/"
+	cpio_gz "$t" "$base"
+	rm -rf "$t"
+fi
+
+# --- kernel layer ----------------------------------------------------------------
+kdir=$("$VM_DIR/kernel.sh" "$name")
+rel=$(cat "$kdir/release")
+mods=$(modprobe -d "$kdir" -S "$rel" --show-depends -a virtio_pci virtio_blk 2>/dev/null |
+	awk '$1 == "insmod" && !seen[$2]++ {print $2}')
+kbtf=
+[ "$btfmode" = archive ] && kbtf=$("$VM_DIR/kernel-btf.sh" "$name")
+kkey=$( (echo "$name $btfmode $kdir"; echo "$mods"; [ -z "$kbtf" ] || cat "$kbtf") | sha256sum | cut -c1-16)
+klayer="$cache/kernel-$name-$kkey.cpio.gz"
+if [ ! -s "$klayer" ]; then
+	log "building kernel layer (release $rel, modules: $(echo $mods | xargs -rn1 basename | tr '\n' ' '))"
+	t=$(mktemp -d "$cache/.kernel.XXXXXX")
+	mkdir -p "$t/lib/modules" "$t/etc" "$t/boot"
+	: >"$t/etc/vm-modules"
+	for m in $mods; do
+		b=$(basename "$m")
+		case "$b" in
+		*.ko.xz)  xz -dc "$m" >"$t/lib/modules/${b%.xz}"; b=${b%.xz} ;;
+		*.ko.zst) zstd -dcq "$m" >"$t/lib/modules/${b%.zst}"; b=${b%.zst} ;;
+		*.ko.gz)  gzip -dc "$m" >"$t/lib/modules/${b%.gz}"; b=${b%.gz} ;;
+		*)        cp "$m" "$t/lib/modules/$b" ;;
+		esac
+		echo "$b" >>"$t/etc/vm-modules"
+	done
+	printf '%s\n%s\n%s\n' "$name" "$btfmode" "$rel" >"$t/etc/vm-kernel"
+	[ -z "$kbtf" ] || cp "$kbtf" "$t/boot/vmlinux.btf"
+	cpio_gz "$t" "$klayer"
+	rm -rf "$t"
+fi
+
+img="$cache/$name-$key-$kkey.img"
+if [ ! -s "$img" ]; then
+	cat "$base" "$klayer" >"$img.tmp.$$"
+	mv "$img.tmp.$$" "$img"
+	# keep the cache small: drop images and layers of older contents
+	find "$cache" -maxdepth 1 -name "$name-*.img" ! -name "${img##*/}" -delete
+fi
+echo "$img"
