@@ -15,7 +15,7 @@ N=${N:-7}
 best() { # best wall time in ms of N runs of the command
 	local b=999999 t0 t1 i
 	for i in $(seq "$N"); do
-		t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N)
+		t0=$(date +%s%N); "$@" >/dev/null 2>&1 || { echo "bench: $* failed" >&2; exit 1; }; t1=$(date +%s%N)
 		t=$(( (t1 - t0) / 1000000 )); [ "$t" -lt "$b" ] && b=$t
 	done
 	echo "$b"

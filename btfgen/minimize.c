@@ -8,8 +8,9 @@
  *                 and the types of those members as shells;
  *   TYPE_EXISTS, TYPE_SIZE, TYPE_ID_TARGET: the root type as a shell;
  *   TYPE_MATCHES: the root type whole, recursively (pointees as shells);
- *   ENUMVAL_*:    the enum, with all its enumerators.
- * A shell is a type with its name, size and kind but no members; what a
+ *   ENUMVAL_*:    the enum, with the enumerator matched.
+ * A shell is a type with its name, size and kind but no members (for an
+ * enum: no enumerators, but its signedness); what a
  * kept type refers to (typedef targets, pointees, array elements) is kept
  * as a shell too, so sizes and offsets resolve exactly as in the full BTF.
  * A member that is a pointer keeps only the pointer: field relocations
@@ -36,6 +37,8 @@ static int mark_member(struct bg_subset *s, uint32_t id, int i)
 			return -ENOMEM;
 	}
 	s->members[id][i] = 1;
+	if (btf_is_any_enum(t))		/* an enumerator */
+		return mark(s, id, BG_SHELL, 0);
 	mt = btf__type_by_id(s->src, btf_members(t)[i].type);
 	if (mt && btf_is_ptr(mt) && !s->keep[btf_members(t)[i].type]) {
 		/* a pointer member: its size and kind are all a field needs */
@@ -155,7 +158,7 @@ int bg_subset_add_relo(struct bg_subset *s, const struct btf *local,
 		else if (relo->kind == RC_TYPE_MATCHES)
 			err = mark(s, cands.c[i].id, BG_WHOLE, 0);
 		else if (rc_kind_enumval_based(relo->kind))
-			err = mark(s, tspec.steps[0].type_id, BG_WHOLE, 0) ?:
+			err = mark_member(s, tspec.steps[0].type_id, tspec.steps[0].idx) ?:
 			      mark(s, cands.c[i].id, BG_SHELL, 0);
 		else
 			err = mark(s, cands.c[i].id, BG_SHELL, 0);

@@ -50,6 +50,41 @@ static bool member_kept(const struct bg_subset *s, uint32_t id, int i)
 	       (s->members[id] && s->members[id][i]);
 }
 
+/* An enum with only the enumerators marked; same size and signedness. */
+static int emit_enum(const struct bg_subset *s, struct btf *dst, uint32_t id,
+		     const struct btf_type *t, const char *name)
+{
+	bool is64 = btf_is_enum64(t);
+	int nid, i, err;
+	struct btf_type *nt;
+
+	nid = is64 ? btf__add_enum64(dst, name, t->size, btf_kflag(t)) :
+		     btf__add_enum(dst, name, t->size);
+	if (nid < 0)
+		return nid;
+	for (i = 0; i < btf_vlen(t); i++) {
+		if (!member_kept(s, id, i))
+			continue;
+		if (is64) {
+			const struct btf_enum64 *e = btf_enum64(t) + i;
+
+			err = btf__add_enum64_value(dst, btf__name_by_offset(s->src, e->name_off),
+						    btf_enum64_value(e));
+		} else {
+			const struct btf_enum *e = btf_enum(t) + i;
+
+			err = btf__add_enum_value(dst, btf__name_by_offset(s->src, e->name_off),
+						  e->val);
+		}
+		if (err)
+			return err;
+	}
+	/* libbpf derives kflag (signedness) from the values added: restore it */
+	nt = (struct btf_type *)btf__type_by_id(dst, nid);
+	nt->info = (uint32_t)btf_kflag(t) << 31 | (uint32_t)btf_kind(nt) << 24 | btf_vlen(nt);
+	return nid;
+}
+
 /* Append type @id of src to @dst, references through @map. */
 static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
 		    const int32_t *map)
@@ -87,10 +122,13 @@ static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
 		snprintf(buf, sizeof(buf), "%.*s", (int)(tag - name), name);
 		return btf__add_fwd(dst, buf, btf_kflag(t) ? BTF_FWD_UNION : BTF_FWD_STRUCT);
 	}
-	case BTF_KIND_INT:
-	case BTF_KIND_FLOAT:
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
+		if (s->keep[id] == BG_WHOLE)
+			return btf__add_type(dst, src, t);
+		return emit_enum(s, dst, id, t, name);
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
 		/* no references: copied as they are */
 		return btf__add_type(dst, src, t);
 	case BTF_KIND_PTR:

@@ -31,7 +31,7 @@ static int bad(struct checker *c, const char *fmt, uint32_t v)
 	return -EINVAL;
 }
 
-static int check_ref(struct checker *c, uint32_t id, bool void_ok)
+static inline int check_ref(struct checker *c, uint32_t id, bool void_ok)
 {
 	if (id >= c->n)
 		return bad(c, "refers to type id %u, out of range", id);
@@ -40,7 +40,7 @@ static int check_ref(struct checker *c, uint32_t id, bool void_ok)
 	return 0;
 }
 
-static int check_name(struct checker *c, uint32_t off)
+static inline int check_name(struct checker *c, uint32_t off)
 {
 	if (off >= c->str_limit)
 		return bad(c, "name offset %u outside the string section", off);
@@ -77,9 +77,13 @@ static int check_type(struct checker *c, const struct btf_type *t)
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION: {
 		const struct btf_member *m = btf_members(t);
+		bool any = false;
 
-		for (i = 0; i < vlen && !err; i++, m++)
-			err = check_name(c, m->name_off) ?: check_ref(c, m->type, false);
+		/* the common case in one branch-free pass; report on a second */
+		for (i = 0; i < vlen; i++)
+			any |= (m[i].name_off >= c->str_limit) | (m[i].type - 1 >= c->n - 1);
+		for (i = 0; any && i < vlen && !err; i++)
+			err = check_name(c, m[i].name_off) ?: check_ref(c, m[i].type, false);
 		return err;
 	}
 	case BTF_KIND_ENUM: {
