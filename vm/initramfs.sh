@@ -7,7 +7,9 @@
 #          busybox-static + its applet symlinks, /init (vm/init.sh),
 #          /bin/relocore (build/bin/relocore-static), /bin/trigger
 #          (test/vm/trigger.c, gcc -static), /bin/vlog (test/vm/vlog.c: a
-#          whole verifier log when a load is refused), /tests/guest-tests.sh,
+#          whole verifier log when a load is refused), /bin/stockload
+#          (test/vm/stockload.c: loads an object with stock libbpf only, which
+#          does the CO-RE itself), /tests/guest-tests.sh,
 #          /tests/obj/*.bpf.o (the example objects, compiled once on the host:
 #          $RC_VM_EXAMPLES, default build/examples), and for the negative
 #          control /tests/neg/<example>.for-<kernel>.o: the objects already
@@ -62,6 +64,16 @@ if [ ! -x "$vlog" ]; then
 	mv "$vlog.tmp.$$" "$vlog"
 fi
 
+# --- stockload: stock libbpf loads a CO-RE object by itself (no relocore) -----
+ssrc="$RC_ROOT/test/vm/stockload.c"
+stockload="$cache/stockload-$(vm_sha "$ssrc")"
+if [ ! -x "$stockload" ]; then
+	log "compiling test/vm/stockload.c (gcc -static, libbpf.a)"
+	gcc -static -O2 -Wall -Wextra -o "$stockload.tmp.$$" "$ssrc" -lbpf -lelf -lz 2>&1 |
+		{ grep -v 'statically linked\|getpw' >&2 || true; }
+	mv "$stockload.tmp.$$" "$stockload"
+fi
+
 # --- negative-control objects: relocated on the host for each kernel ---------
 neg_examples=(getpid tcpclose)
 negdir="$cache/neg-$(vm_sha "$relocore" "$examples"/*.bpf.o)"
@@ -78,7 +90,7 @@ for k in $(vm_names); do
 done
 
 # --- base layer ---------------------------------------------------------------
-inputs=("$busybox" "$relocore" "$trig" "$vlog" "$VM_DIR/init.sh" "$RC_ROOT/test/vm/guest-tests.sh"
+inputs=("$busybox" "$relocore" "$trig" "$vlog" "$stockload" "$VM_DIR/init.sh" "$RC_ROOT/test/vm/guest-tests.sh"
 	"$examples"/*.bpf.o "$negdir"/*.o)
 key=$( (for f in "${inputs[@]}"; do echo "${f##*/}"; done; cat "${inputs[@]}") | sha256sum | cut -c1-16)
 base="$cache/base-$key.cpio.gz"
@@ -96,6 +108,7 @@ if [ ! -s "$base" ]; then
 	install -m 755 "$relocore" "$t/bin/relocore"
 	install -m 755 "$trig" "$t/bin/trigger"
 	install -m 755 "$vlog" "$t/bin/vlog"
+	install -m 755 "$stockload" "$t/bin/stockload"
 	install -m 644 "$RC_ROOT/test/vm/guest-tests.sh" "$t/tests/guest-tests.sh"
 	cp "$examples"/*.bpf.o "$t/tests/obj/"
 	cp "$negdir"/*.o "$t/tests/neg/"

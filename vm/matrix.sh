@@ -28,13 +28,23 @@ examples="${RC_VM_EXAMPLES:-$RC_BUILD/examples}"
 export RC_VM_EXAMPLES="$examples"
 out="$RC_BUILD/vm"
 mkdir -p "$out"
-if ! ls "$examples"/*.bpf.o >/dev/null 2>&1; then
+for b in bin/relocore bin/relocore-static lib/relocore-pass.so; do
+	[ -e "$RC_BUILD/$b" ] || { echo "FAIL: vm/build: no build/$b (make -C build)"; exit 1; }
+done
+compile=0
+ls "$examples"/*.bpf.o >/dev/null 2>&1 || compile=1
+if [ "$compile" = 1 ]; then
 	echo "matrix: compiling the examples once: examples/build.sh $examples"
 	bash "$RC_ROOT/examples/build.sh" "$examples" || { echo "FAIL: vm/examples: examples/build.sh failed"; exit 1; }
 fi
-for b in relocore relocore-static; do
-	[ -x "$RC_BUILD/bin/$b" ] || { echo "FAIL: vm/build: no build/bin/$b (make -C build)"; exit 1; }
-done
+# the plugin's BCC-style examples (plain C, natural dereferences), compiled
+# once with build/lib/relocore-pass.so: with the others, or when the default
+# build/examples predates them
+if [ "$compile" = 1 ] || { [ "$examples" = "$RC_BUILD/examples" ] && [ ! -s "$examples/taskwatch.bpf.o" ]; }; then
+	echo "matrix: compiling the plugin examples once: llvm-pass/examples/build.sh $examples"
+	bash "$RC_ROOT/llvm-pass/examples/build.sh" "$examples" >"$out/plugin-build.log" 2>&1 ||
+		{ tail -n 20 "$out/plugin-build.log"; echo "FAIL: vm/examples: llvm-pass/examples/build.sh failed"; exit 1; }
+fi
 echo "matrix: objects $(cd "$examples" && ls *.bpf.o | tr '\n' ' ')(compiled once, sha $(vm_sha "$examples"/*.bpf.o))"
 echo "matrix: kernels ${names[*]}"
 

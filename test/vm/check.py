@@ -4,7 +4,10 @@
     check.py KERNEL RESULTS_DIR --objs DIR --host-explain DIR [--summary FILE]
     check.py --table SUMMARY.json...
 
-RESULTS_DIR is the guest's /results (see test/vm/guest-tests.sh).  Events are
+RESULTS_DIR is the guest's /results (see test/vm/guest-tests.sh).  The
+objects of STOCK (compiled with the relocore plugin) are also judged as
+loaded by stock libbpf alone (stock/: test/vm/stockload.c): libbpf's own CO-RE
+decisions (its -v log) must equal relocore's, and the events the same truth.  Events are
 hex records (relocore run prints hex when it finds no single *_event struct
 in the object's BTF); they are decoded with the layouts of the host-built
 object in --objs, taken from its DWARF (pahole -> BTF -> `bpftool -j`).  Every value is compared EXACTLY with
@@ -28,7 +31,13 @@ EVENT_STRUCTS = {
     "schedstate": ["block_event"],
     "skbdrop": ["drop_event"],
     "tcpclose": ["close_event"],
+    "taskwatch": ["event"],     # llvm-pass/examples: compiled with the plugin
 }
+STOCK = ["taskwatch"]           # also loaded by stock libbpf (test/vm/stockload.c)
+TASKEXIT_COMM = "trg-taskwatch"
+# libbpf's own CO-RE decisions in its debug log (tools/lib/bpf/relo_core.c)
+LIBBPF_PATCHED = re.compile(r"relo #(\d+): patched insn #(\d+) \([^)]*\) (?:off|imm|imm64) (\d+) -> (\d+)")
+LIBBPF_POISONED = re.compile(r"relo #(\d+): substituting insn #(\d+) w/ invalid insn")
 CORE_LINE = re.compile(r"CO-RE|relo #\d+: kind|candidate|core_relo", re.I)
 
 
@@ -425,6 +434,99 @@ class Kernel:
                 errs.append(f"sk_protocol_off {e.get('sk_protocol_off')} != BTF {proto['bit_off'] // 8}")
         return errs
 
+    def kernel_version(self):
+        """LINUX_KERNEL_VERSION of the guest's uname -r, as libbpf computes it"""
+        m = re.match(r"(\d+)\.(\d+)\.(\d+)", self.sys.get("release", ""))
+        if not m:
+            return None
+        a, b, c = (int(x) for x in m.groups())
+        return a << 16 | b << 8 | min(c, 255)
+
+    def check_taskwatch(self, sub="run", record=True):
+        """kprobe/do_exit events of the trigger's forked child and of the
+        trigger itself == /proc/<pid>/stat, getuid(), SIGCHLD, uname -r"""
+        truth = {t["truth"]: t for t in read_jsonl(os.path.join(self.res, sub, "taskwatch.truth.json"))}
+        evs = self.events("taskwatch", os.path.join(self.res, sub, "taskwatch.out"))
+        ch, me = truth.get("taskexit-child"), truth.get("taskexit-self")
+        if not (ch and me):
+            return ["incomplete ground truth"]
+        errs = []
+        if ch["ppid"] != me["pid"] or ch["comm"] != TASKEXIT_COMM or me.get("child") != ch["pid"]:
+            errs.append(f"inconsistent truth: child {ch['pid']} ppid {ch['ppid']} comm {ch['comm']!r}, "
+                        f"trigger {me['pid']}")
+        kv = self.kernel_version()
+        for t in (ch, me):
+            if t["kver"] != kv:
+                errs.append(f"truth kver {t['kver']:#x} != {kv} of release {self.sys.get('release')!r}")
+        for t in (ch, me):
+            who = t["truth"]
+            mine = [e for e in evs if e.get("pid") == t["pid"]]
+            if len(mine) != 1:
+                errs.append(f"{who}: {len(mine)} exit events for pid {t['pid']} ({len(evs)} in all)")
+            hz = 10 ** 9 // t["clk_tck"]
+            want = {"ppid": t["ppid"], "uid": t["uid"], "kver": t["kver"], "arg_start": t["arg_start"],
+                    "in_execve": t["in_execve"], "in_iowait": t["in_iowait"],
+                    "exit_signal": t["exit_signal"], "comm": t["comm"]}
+            for e in mine:
+                for k, v in want.items():
+                    if e.get(k) != v:
+                        errs.append(f"{who}: {k}={e.get(k)!r} truth {v!r}")
+                # task->start_time: monotonic ns; /proc: start_boottime in
+                # ticks (the same clock in a guest that never suspended)
+                if e.get("start_time", -1) // hz != t["start_ticks"]:
+                    errs.append(f"{who}: start_time {e.get('start_time')} -> {e.get('start_time', 0) // hz}"
+                                f" ticks, /proc says {t['start_ticks']}")
+        if sub == "run" and not self.same_decisions("taskwatch", self.name):
+            errs.append("the host's `relocore explain` for this kernel decided otherwise than the guest's")
+        if record:
+            e = next((e for e in evs if e.get("pid") == ch["pid"]), {})
+            self.row["taskwatch"] = {k: e.get(k) for k in ("pid", "ppid", "kver", "exit_signal", "comm")}
+        return errs
+
+    def check_stock(self, ex):
+        """the plugin-compiled object loaded by stock libbpf alone (stockload):
+        libbpf's CO-RE decisions == relocore's in this guest, .kconfig filled,
+        the events read the same exact values"""
+        base = os.path.join(self.res, "stock", ex)
+        out, err = read_jsonl(base + ".out"), slurp(base + ".err")
+        rc = slurp(base + ".rc").strip()
+        errs = []
+        head = next((r for r in out if "object" in r), None)
+        if head is None or rc != "0":
+            last = [l for l in err.splitlines() if l.startswith("stockload")]
+            errs.append(f"stockload rc {rc or 'missing'}: " + (last[-1][:140] if last else "no output"))
+        patched = {int(m.group(2)): int(m.group(4)) for m in LIBBPF_PATCHED.finditer(err)}
+        poisoned = {int(m.group(2)) for m in LIBBPF_POISONED.finditer(err)}
+        try:
+            relos = json.load(open(os.path.join(self.res, "explain", ex + ".json")))["relocations"]
+        except (OSError, ValueError):
+            relos = []
+        if not relos:
+            errs.append("no relocore explain of this object in the guest to compare with")
+        if not patched and not poisoned:
+            errs.append("libbpf's log shows no CO-RE relocation (not a CO-RE load?)")
+        for r in relos:
+            i = r["insn"]
+            if r["result"] == "ok":
+                if patched.get(i) != r["new"]:
+                    errs.append(f"insn #{i} {r['kind']} {r['access']}: libbpf "
+                                f"{'poisoned it' if i in poisoned else patched.get(i)}, relocore {r['new']}")
+            elif i not in poisoned:
+                errs.append(f"insn #{i} {r['access']}: relocore {r['result']}, libbpf {patched.get(i)}")
+        kc = next((r["kconfig"] for r in out if "kconfig" in r), None)
+        kv = self.kernel_version()
+        if kc is None or kc.get("LINUX_KERNEL_VERSION") != kv:
+            errs.append(f".kconfig LINUX_KERNEL_VERSION {kc and kc.get('LINUX_KERNEL_VERSION')} != {kv}")
+        if head is not None:
+            errs += self.check_taskwatch("stock", record=False)
+        ok = self.result(f"plugin-stock-libbpf/{ex}", errs)
+        self.row.setdefault("stock", {})[ex] = "ok" if ok else ("failed" if head is None else "wrong")
+        if ok:
+            self.lines.append(f"  note: vm/{self.name}/plugin-stock-libbpf/{ex}: libbpf patched "
+                              f"{len(patched)} insns as relocore decided, poisoned {len(poisoned)}, "
+                              f"LINUX_KERNEL_VERSION {kv:#x}")
+        return ok
+
     def check_example(self, ex, fn):
         out, err, head, refused, errs = self.run_common("run", ex, ex)
         if refused:
@@ -510,6 +612,9 @@ class Kernel:
         self.check_example("schedstate", self.check_schedstate)
         self.check_example("skbdrop", self.check_skbdrop)
         self.check_example("tcpclose", self.check_tcpclose)
+        self.check_example("taskwatch", self.check_taskwatch)
+        for ex in STOCK:
+            self.check_stock(ex)
         self.check_negative()
         self.row["failed"] = self.failed
         self.row["status"] = "PASS" if not self.failed else "FAIL"
@@ -525,7 +630,7 @@ def table(paths):
     fields = ["pid", "tgid", "real_parent", "comm", "start_boottime", "__state"]
     hdr = ["kernel", "release"] + [f"@{f}" for f in fields] + ["pid", "tgid", "ppid", "comm", "start",
                                                                "saved_st", "rt_cnt", "numa", "u_fault",
-                                                               "examples", "neg", "time", "result"]
+                                                               "examples", "stock", "neg", "time", "result"]
     body = []
     for r in rows:
         o = r.get("offsets", {})
@@ -543,6 +648,7 @@ def table(paths):
                     [rv("pid"), rv("tgid"), rv("ppid"), rv("comm"), rv("start"),
                      yn("saved_state"), yn("softirq_disable_cnt"), yn("numa_preferred_nid"), yn("in_user_fault"),
                      f"{sum(v == 'ok' for v in ex.values())}/{len(ex)}",
+                     f"{sum(v == 'ok' for v in r.get('stock', {}).values())}/{len(r.get('stock', {}))}",
                      f"{r.get('negative_shown', 0)} wrong", r.get("time", "-"), r.get("status", "FAIL")])
     w = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(hdr)]
     line = lambda cells: "  ".join(c.ljust(w[i]) for i, c in enumerate(cells)).rstrip()
@@ -552,10 +658,12 @@ def table(paths):
         print(line(b))
     print("(@field: byte offset relocore chose in that kernel's task_struct; values: read by the"
           " CO-RE object = truth, or read!=truth; examples: passed/run;")
+    print(" stock: plugin-compiled objects loaded by stock libbpf alone, same checks: passed/run;")
     print(" neg: objects relocated for another kernel that read wrong values or were refused there)")
     for r in rows:
         ex = r.get("examples", {})
         bad = [f"{k}={v}" for k, v in ex.items() if v != "ok"]
+        bad += [f"{k}(stock libbpf)={v}" for k, v in r.get("stock", {}).items() if v != "ok"]
         if bad:
             print(f"  {r.get('kernel')}: examples not ok: {', '.join(bad)}")
         for n in r.get("negative", []):

@@ -4,10 +4,12 @@
 # under `relocore run` with /bin/trigger producing the events it traces and
 # writing the ground truth; relocore's decisions for this kernel are recorded
 # with `relocore explain --json`; the negative control runs objects that
-# were relocated on the host for other kernels (/tests/neg, no CO-RE left).
+# were relocated on the host for other kernels (/tests/neg, no CO-RE left);
+# the plugin-compiled objects (STOCK below) are also loaded by stock libbpf
+# alone (/bin/stockload: libbpf does the CO-RE and .kconfig itself).
 # Everything lands in /results; test/vm/check.py judges it on the host.
 R=/results
-mkdir -p $R/explain $R/run $R/neg
+mkdir -p $R/explain $R/run $R/neg $R/stock
 read -r NAME </etc/vm-kernel
 BTFMODE=$(sed -n 2p /etc/vm-kernel)
 if [ "$BTFMODE" = archive ]; then
@@ -18,6 +20,7 @@ else
 	BTFARG=
 fi
 DUR=60
+STOCK="taskwatch"	# compiled with the relocore plugin (llvm-pass/examples)
 say() { echo "vm: $*" >/dev/console; echo "== $*"; }
 
 ip link set lo up
@@ -34,6 +37,7 @@ mode_of() {
 	schedstate) echo iowait ;;
 	tcpclose) echo tcp ;;
 	skbdrop) echo drop ;;
+	taskwatch) echo taskexit ;;
 	*) echo none ;;
 	esac
 }
@@ -64,6 +68,21 @@ for obj in /tests/obj/*.bpf.o; do
 			vlog /tmp/$ex.reloc.o >$R/run/$ex.verifier.log 2>&1
 	fi
 	say "$ex: relocore run rc $rc, $(grep -c '"event"' $R/run/$ex.out) events ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
+done
+
+# stock libbpf: the same plugin-compiled object, opened WITHOUT relocore
+for ex in $STOCK; do
+	obj=/tests/obj/$ex.bpf.o
+	[ -f "$obj" ] || continue
+	mode=$(mode_of "$ex")
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	# shellcheck disable=SC2046
+	stockload "$obj" -v --duration $DUR $BTFARG -- \
+		/bin/trigger $(trigger_args "$mode" $R/stock/$ex.truth.json) \
+		>$R/stock/$ex.out 2>$R/stock/$ex.err
+	rc=$?
+	echo $rc >$R/stock/$ex.rc
+	say "$ex: stock libbpf rc $rc, $(grep -c '"event"' $R/stock/$ex.out) events ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
 done
 
 # negative control: relocated on the host for another kernel, run here as is

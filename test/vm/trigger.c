@@ -20,6 +20,14 @@
  *                       ends, plus its listener; TCP_INFO right before close
  *   drop OUT N          N UDP datagrams to a closed loopback port (dropped,
  *                       reason NO_SOCKET)
+ *   taskexit OUT        fork a child that names itself "trg-taskwatch"
+ *                       (PR_SET_NAME) and exits; then exit too.  Both exits
+ *                       are whole-process exits (do_exit of the last
+ *                       thread); the truth of each: /proc/self/stat (pid,
+ *                       ppid, start ticks, arg_start), getuid(), the exit
+ *                       signal (SIGCHLD: both were fork()ed) and
+ *                       LINUX_KERNEL_VERSION of uname -r, computed as libbpf
+ *                       does
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -29,12 +37,14 @@
 #include <linux/tcp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -95,6 +105,7 @@ struct task_truth {
 	long priority;		/* field 18: prio - MAX_RT_PRIO (100) */
 	long nice;		/* field 19 */
 	long policy;		/* field 41 */
+	unsigned long long arg_start;	/* field 48 (own process: always shown) */
 };
 
 static void read_task(long tgid, long tid, struct task_truth *t)
@@ -129,6 +140,7 @@ static void read_task(long tgid, long tid, struct task_truth *t)
 		case 19: t->nice = atol(p); break;
 		case 22: t->start_ticks = atoll(p); break;
 		case 41: t->policy = atol(p); break;
+		case 48: t->arg_start = strtoull(p, NULL, 10); break;
 		}
 	}
 }
@@ -361,7 +373,8 @@ static int cmd_btf(const char *path)
 		"real_start_time", "start_time", "__state", "state", "saved_state",
 		"sched_rt_mutex", "softirq_disable_cnt", "in_user_fault",
 		"numa_preferred_nid", "in_iowait", "sched_contributes_to_load",
-		"prio", "policy", "real_cred", "mm", "signal", NULL };
+		"prio", "policy", "real_cred", "mm", "signal", "exit_signal", "in_execve",
+		NULL };
 	static const char *const sock[] = { "sk_protocol", "sk_userlocks", "__sk_common", NULL };
 	static const char *const skc[] = { "skc_family", "skc_num", "skc_dport", "skc_state",
 					   "skc_flags", "skc_daddr", "skc_rcv_saddr", NULL };
@@ -634,6 +647,68 @@ static int cmd_drop(int n)
 	return 0;
 }
 
+/* ---- taskexit --------------------------------------------------------------- */
+
+#define TASKEXIT_COMM "trg-taskwatch"
+
+/* LINUX_KERNEL_VERSION as libbpf computes it (get_kernel_version()): Ubuntu's
+ * /proc/version_signature if there is one, else uname -r "a.b.c...";
+ * a<<16 | b<<8 | min(c, 255); 0 when the release does not parse. */
+static unsigned kernel_version(void)
+{
+	unsigned a = 0, b = 0, c = 0;
+	struct utsname u;
+	FILE *f = fopen("/proc/version_signature", "r");
+
+	if (f) {
+		int n = fscanf(f, "%*s %*s %u.%u.%u", &a, &b, &c);
+
+		fclose(f);
+		if (n == 3)
+			return a << 16 | b << 8 | (c > 255 ? 255 : c);
+	}
+	uname(&u);
+	if (sscanf(u.release, "%u.%u.%u", &a, &b, &c) != 3)
+		return 0;
+	return a << 16 | b << 8 | (c > 255 ? 255 : c);
+}
+
+static void taskexit_truth(const char *what, const char *more)
+{
+	struct task_truth t;
+	char extra[320];
+
+	read_task(getpid(), gettid_(), &t);
+	snprintf(extra, sizeof(extra),
+		 ",\"uid\":%d,\"arg_start\":%llu,\"exit_signal\":%d,\"kver\":%u,"
+		 "\"in_execve\":0,\"in_iowait\":0%s",
+		 (int)getuid(), t.arg_start, SIGCHLD, kernel_version(), more);
+	print_task(what, &t, extra);
+}
+
+static int cmd_taskexit(void)
+{
+	char more[96];
+	int status = 0;
+	pid_t c;
+
+	fflush(out);
+	c = fork();
+	if (c < 0)
+		die("fork");
+	if (c == 0) {
+		if (prctl(PR_SET_NAME, TASKEXIT_COMM, 0, 0, 0))
+			die("PR_SET_NAME");
+		taskexit_truth("taskexit-child", "");
+		fclose(out);
+		_exit(0);
+	}
+	waitpid(c, &status, 0);
+	snprintf(more, sizeof(more), ",\"child\":%d,\"child_status\":%d", (int)c, status);
+	taskexit_truth("taskexit-self", more);
+	return 0;
+}
+
 static FILE *open_out(const char *path)
 {
 	FILE *f = fopen(path, "a");
@@ -654,7 +729,7 @@ int main(int argc, char **argv)
 		return cmd_sysinfo();
 	if (argc < 3) {
 		fprintf(stderr, "usage: trigger btf FILE | sysinfo | "
-			"getpid|exec|iowait DEV|tcp|drop N OUT\n");
+			"getpid|exec|iowait DEV|tcp|drop N|taskexit OUT\n");
 		return 2;
 	}
 	out = open_out(argv[2]);
@@ -670,6 +745,8 @@ int main(int argc, char **argv)
 		return cmd_tcp();
 	if (!strcmp(mode, "drop") && argc == 4)
 		return cmd_drop(atoi(argv[3]));
+	if (!strcmp(mode, "taskexit"))
+		return cmd_taskexit();
 	fprintf(stderr, "trigger: unknown mode '%s'\n", mode);
 	return 2;
 }
