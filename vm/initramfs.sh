@@ -9,7 +9,8 @@
 #          (test/vm/trigger.c, gcc -static), /bin/vlog (test/vm/vlog.c: a
 #          whole verifier log when a load is refused), /bin/stockload
 #          (test/vm/stockload.c: loads an object with stock libbpf only, which
-#          does the CO-RE itself), /tests/guest-tests.sh,
+#          does the CO-RE itself), /bin/loadbench (test/vm/loadbench.c,
+#          run when RC_VM_BENCH=N is set: /etc/vm-bench), /tests/guest-tests.sh,
 #          /tests/obj/*.bpf.o (the example objects, compiled once on the host:
 #          $RC_VM_EXAMPLES, default build/examples), and for the negative
 #          control /tests/neg/<example>.for-<kernel>.o: the objects already
@@ -74,6 +75,20 @@ if [ ! -x "$stockload" ]; then
 	mv "$stockload.tmp.$$" "$stockload"
 fi
 
+# --- loadbench: relocore's load vs libbpf's CO-RE load (bench/vm.sh) ---------
+bsrc="$RC_ROOT/test/vm/loadbench.c"
+loadbench="$cache/loadbench-$(vm_sha "$bsrc" "$RC_BUILD/lib/librelocore.a")"
+if [ ! -x "$loadbench" ]; then
+	log "compiling test/vm/loadbench.c (gcc -static, librelocore.a, libbpf.a)"
+	gcc -static -O2 -Wall -I"$RC_ROOT/loader" -o "$loadbench.tmp.$$" "$bsrc" \
+		"$RC_BUILD/lib/librelocore.a" -lbpf -lelf -lz 2>&1 |
+		{ grep -v 'statically linked\|getpw' >&2 || true; }
+	mv "$loadbench.tmp.$$" "$loadbench"
+fi
+echo "${RC_VM_BENCH:-0}" >"$cache/vm-bench.$$"
+benchconf="$cache/vm-bench-${RC_VM_BENCH:-0}"
+mv "$cache/vm-bench.$$" "$benchconf"
+
 # --- negative-control objects: relocated on the host for each kernel ---------
 neg_examples=(getpid tcpclose)
 negdir="$cache/neg-$(vm_sha "$relocore" "$examples"/*.bpf.o)"
@@ -90,7 +105,7 @@ for k in $(vm_names); do
 done
 
 # --- base layer ---------------------------------------------------------------
-inputs=("$busybox" "$relocore" "$trig" "$vlog" "$stockload" "$VM_DIR/init.sh" "$RC_ROOT/test/vm/guest-tests.sh"
+inputs=("$busybox" "$relocore" "$trig" "$vlog" "$stockload" "$loadbench" "$benchconf" "$VM_DIR/init.sh" "$RC_ROOT/test/vm/guest-tests.sh"
 	"$examples"/*.bpf.o "$negdir"/*.o)
 key=$( (for f in "${inputs[@]}"; do echo "${f##*/}"; done; cat "${inputs[@]}") | sha256sum | cut -c1-16)
 base="$cache/base-$key.cpio.gz"
@@ -109,6 +124,8 @@ if [ ! -s "$base" ]; then
 	install -m 755 "$trig" "$t/bin/trigger"
 	install -m 755 "$vlog" "$t/bin/vlog"
 	install -m 755 "$stockload" "$t/bin/stockload"
+	install -m 755 "$loadbench" "$t/bin/loadbench"
+	cp "$benchconf" "$t/etc/vm-bench"
 	install -m 644 "$RC_ROOT/test/vm/guest-tests.sh" "$t/tests/guest-tests.sh"
 	cp "$examples"/*.bpf.o "$t/tests/obj/"
 	cp "$negdir"/*.o "$t/tests/neg/"

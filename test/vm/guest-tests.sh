@@ -101,4 +101,11 @@ for obj in /tests/neg/*.o; do
 	grep -q 'kernel refused' $R/neg/$b.err && vlog "$obj" >$R/neg/$b.verifier.log 2>&1
 	say "negative $b: rc $rc, $(grep -c '"event"' $R/neg/$b.out) events"
 done
+# bench/vm.sh: relocore's open+relocate+load vs libbpf's CO-RE load
+nb=$(cat /etc/vm-bench 2>/dev/null || echo 0)
+if [ "$nb" -gt 0 ] && [ -z "$BTFARG" ]; then
+	say "loadbench: $nb rounds per object"
+	loadbench "$nb" /tests/obj/*.bpf.o >$R/bench.txt 2>$R/bench.err
+	say "loadbench rc $?"
+fi
 say "guest tests finished"
