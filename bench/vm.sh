@@ -14,6 +14,7 @@ echo "bench: matrix wall time $(( $(date +%s) - t0 ))s (includes building the in
 for d in build/vm/*/; do
 	k=$(basename "$d")
 	f="$d/results/bench.txt"
+	[ -d "$d/results" ] || continue
 	[ -s "$f" ] || { echo "bench: $k: no loadbench results"; continue; }
 	awk -v k="$k" '{ printf "loadbench %-11s %-18s relocore %7.1f ms  libbpf %7.1f ms  ratio %.3f\n", k, $2, $3, $4, $5;
 		r += $3; l += $4 } END { if (l) printf "loadbench %-11s %-18s relocore %7.1f ms  libbpf %7.1f ms  ratio %.3f\n", k, "(all objects)", r, l, r / l }' "$f"
