@@ -311,7 +311,8 @@ int rc_core_decide_cands(const struct btf *local, const struct rc_relo *relo,
 		if (err < 0) {
 			rc_fmt(d->reason, sizeof(d->reason),
 			       "error matching candidate [%u]: %s", cands->c[i].id,
-			       strerror(-err));
+			       err == -E2BIG ? "types nested or branching beyond the comparison limits" :
+			       "malformed type");
 			return refuse(d, err);
 		}
 		if (err == 0)

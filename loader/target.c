@@ -69,8 +69,8 @@ static struct btf *parse_btf(const char *path, struct btf *base,
 	}
 	if (!btf) {
 		rc_fmt(err->msg, sizeof(err->msg),
-		       "%s: malformed BTF (header, string or type section): %s", path,
-		       strerror(errno));
+		       "%s: malformed BTF (header, string or type section)%s%s", path,
+		       errno && errno < 4000 ? ": " : "", errno && errno < 4000 ? strerror(errno) : "");
 		return NULL;
 	}
 	/* the kernel verified the BTF it exports when it booted */

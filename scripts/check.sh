@@ -11,6 +11,7 @@ suites=(
 	"unit:build/bin/engine_test"
 	"lit:bash test/lit/run.sh"
 	"fuzz-smoke:bash test/fuzz/smoke.sh"
+	"badinput:bash test/badinput/run.sh"
 	"selftests:bash test/selftests/run.sh"
 	"crosscheck:bash test/crosscheck/run.sh"
 	"btfgen:bash test/btfgen/run.sh"
