@@ -30,7 +30,7 @@ for k in cloud-6.1 cloud-6.12 rt-6.12; do
 	sr=$(stat -c %s "$out/$k.rc.btf"); sb=$(stat -c %s "$out/$k.bt.btf")
 	awk -v k="$k" -v tr="$tr" -v tb="$tb" -v sr="$sr" -v sb="$sb" 'BEGIN {
 		printf "%-12s %8dms %8dms %6.1fx %10d %10d %6.2fx\n", k, tr, tb, tb / (tr ? tr : 1), sr, sb, sr / sb }'
-	rel=$(basename "$(ls "$(dirname "$full")"/config-* | head -1)" | sed 's/^config-//')
+	rel=$(cat "$(vm/kernel.sh "$k")/release")
 	args+=("$rel=$full")
 	sum=$((sum + $(xz -9 -c "$full" | wc -c)))
 done

@@ -30,7 +30,7 @@ fi
 declare -A btf rel
 for k in cloud-6.1 cloud-6.12 rt-6.12; do
 	btf[$k]=$(vm/kernel-btf.sh "$k") || { fail "$k: no BTF"; continue; }
-	rel[$k]=$(basename "$(ls "$(dirname "${btf[$k]}")"/config-* | head -1)" | sed 's/^config-//')
+	rel[$k]=$(cat "$(vm/kernel.sh "$k")/release") || { fail "$k: no release"; continue; }
 done
 
 for k in "${!btf[@]}"; do
