@@ -16,6 +16,7 @@ suites=(
 	"crosscheck:bash test/crosscheck/run.sh"
 	"btfgen:bash test/btfgen/run.sh"
 	"vm:rm -rf build/examples && bash vm/matrix.sh"
+	"kernel:bash test/kernel/run.sh"
 )
 [ -n "${RC_SUITES:-}" ] && read -r -a suites <<<"$RC_SUITES"
 
