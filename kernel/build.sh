@@ -233,8 +233,11 @@ else
 	log "no BTF in this kernel: pahole -J (DWARF -> BTF)"
 	pahole -J --btf_encode_detached="$out.tmp/vmlinux.btf" "$obj/vmlinux" >&2 ||
 		die "pahole could not convert the DWARF of vmlinux"
-	dwarf=$(readelf -S -W "$obj/vmlinux" |
-		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\.debug_/) s += strtonum("0x" $(i + 4)) } END { print s + 0 }')
+	dwarf=0
+	for h in $(readelf -S -W "$obj/vmlinux" |
+		   awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\.debug_/) print $(i + 4) }'); do
+		dwarf=$((dwarf + 16#$h))
+	done
 	echo "dwarf_bytes $dwarf btf_bytes $(stat -c %s "$out.tmp/vmlinux.btf")" >"$out.tmp/btf-size"
 	log "DWARF $dwarf bytes -> BTF $(stat -c %s "$out.tmp/vmlinux.btf") bytes"
 fi

@@ -22,7 +22,9 @@
 #          `modprobe -d ROOT -S RELEASE --show-depends` (reads files only;
 #          decompressed here, busybox insmod takes plain .ko), their load
 #          order in /etc/vm-modules, the kernel's name in /etc/vm-kernel, and
-#          for BTF=archive kernels its BTF as /boot/vmlinux.btf
+#          for BTF=archive|rcba kernels its BTF as /boot/vmlinux.btf; for
+#          BTF=rcba also /usr/lib/relocore/btf.rcba, a relocore archive of
+#          all the list's kernels minimized for the examples
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -91,7 +93,9 @@ mv "$cache/vm-bench.$$" "$benchconf"
 
 # --- negative-control objects: relocated on the host for each kernel ---------
 neg_examples=(getpid tcpclose)
-negdir="$cache/neg-$(vm_sha "$relocore" "$examples"/*.bpf.o)"
+negbtfs=()
+for k in $(vm_names); do negbtfs+=("$("$VM_DIR/kernel-btf.sh" "$k")"); done
+negdir="$cache/neg-$(vm_sha "$relocore" "$examples"/*.bpf.o "${negbtfs[@]}")"
 mkdir -p "$negdir"
 for k in $(vm_names); do
 	btf=$("$VM_DIR/kernel-btf.sh" "$k")
@@ -139,8 +143,31 @@ rel=$(cat "$kdir/release")
 mods=$(modprobe -d "$kdir" -S "$rel" --show-depends -a virtio_pci virtio_blk 2>/dev/null |
 	awk '$1 == "insmod" && !seen[$2]++ {print $2}')
 kbtf=
-[ "$btfmode" = archive ] && kbtf=$("$VM_DIR/kernel-btf.sh" "$name")
-kkey=$( (echo "$name $btfmode $kdir"; echo "$mods"; [ -z "$kbtf" ] || cat "$kbtf") | sha256sum | cut -c1-16)
+ar=
+case "$btfmode" in
+archive|rcba) kbtf=$("$VM_DIR/kernel-btf.sh" "$name") ;;
+esac
+if [ "$btfmode" = rcba ]; then
+	# a relocore archive of every kernel of the list, minimized for the
+	# example objects, where relocore looks by default on a kernel without
+	# /sys/kernel/btf/vmlinux
+	# (releases are the archive's keys: of kernels sharing this one's
+	# release, only this one goes in)
+	args=("$rel=$kbtf")
+	for k in $(vm_names); do
+		r=$(cat "$("$VM_DIR/kernel.sh" "$k")/release")
+		case " ${args[*]%%=*} " in *" $r "*) continue ;; esac
+		args+=("$r=$("$VM_DIR/kernel-btf.sh" "$k")")
+	done
+	ar="$cache/btf-$(vm_sha "$RC_BUILD/bin/relocore" "$examples"/*.bpf.o "${args[@]#*=}").rcba"
+	if [ ! -s "$ar" ]; then
+		log "relocore archive create (${#args[@]} kernels, minimized for the examples)"
+		"$RC_BUILD/bin/relocore" archive create -o "$ar" \
+			$(printf -- '--min %s ' "$examples"/*.bpf.o) "${args[@]}" >&2
+	fi
+fi
+kkey=$( (echo "$name $btfmode $kdir"; echo "$mods"; [ -z "$kbtf" ] || cat "$kbtf";
+	 [ -z "$ar" ] || cat "$ar") | sha256sum | cut -c1-16)
 klayer="$cache/kernel-$name-$kkey.cpio.gz"
 if [ ! -s "$klayer" ]; then
 	log "building kernel layer (release $rel, modules: $(echo $mods | xargs -rn1 basename | tr '\n' ' '))"
@@ -159,6 +186,10 @@ if [ ! -s "$klayer" ]; then
 	done
 	printf '%s\n%s\n%s\n' "$name" "$btfmode" "$rel" >"$t/etc/vm-kernel"
 	[ -z "$kbtf" ] || cp "$kbtf" "$t/boot/vmlinux.btf"
+	if [ -n "$ar" ]; then
+		mkdir -p "$t/usr/lib/relocore"
+		cp "$ar" "$t/usr/lib/relocore/btf.rcba"
+	fi
 	cpio_gz "$t" "$klayer"
 	rm -rf "$t"
 fi

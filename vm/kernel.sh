@@ -3,7 +3,8 @@
 # the directory that holds it:
 #
 #   $RC_CACHE/kernels/<.deb file name>/      (KIND deb; key = package+version)
-#   $RC_CACHE/kernels/build-<NAME>/          (KIND build)
+#   $RC_CACHE/kernels/build-<NAME>-<KEY>/    (KIND build; KEY from
+#                                            `SCRIPT --key NAME`, if any)
 #     vmlinuz              the bootable image
 #     System.map           when the package ships one
 #     config               the kernel's .config
@@ -57,7 +58,10 @@ deb)
 	out="$RC_CACHE/kernels/$debname"
 	;;
 build)
-	out="$RC_CACHE/kernels/build-$name"
+	# keyed by what the build script says its result depends on (for
+	# kernel/vm-kernel.sh: the series and the config), when it can say
+	key=$("$RC_ROOT/$spec" --key "$name" 2>/dev/null | tail -n1 || true)
+	out="$RC_CACHE/kernels/build-$name${key:+-$key}"
 	;;
 *)
 	log "unknown KIND '$kind' (deb|build)"; exit 1 ;;

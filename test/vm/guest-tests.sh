@@ -15,6 +15,15 @@ BTFMODE=$(sed -n 2p /etc/vm-kernel)
 if [ "$BTFMODE" = archive ]; then
 	BTF=/boot/vmlinux.btf
 	BTFARG="--btf $BTF"
+elif [ "$BTFMODE" = rcba ]; then
+	# no kernel BTF: relocore finds this release in its default archive
+	# (/usr/lib/relocore/btf.rcba) by itself; /boot/vmlinux.btf (pahole's,
+	# from DWARF) is only the ground truth of the offsets
+	BTF=/boot/vmlinux.btf
+	BTFARG=
+	relocore archive list /usr/lib/relocore/btf.rcba >$R/archive.txt 2>&1
+	relocore archive extract /usr/lib/relocore/btf.rcba "$(uname -r)" -o /tmp/min.btf \
+		>>$R/archive.txt 2>&1
 else
 	BTF=/sys/kernel/btf/vmlinux
 	BTFARG=
@@ -27,6 +36,7 @@ ip link set lo up
 echo "$NAME" >$R/kernel-name
 trigger sysinfo >$R/truth-sys.json
 trigger btf $BTF >$R/truth-btf.json
+[ -e /sys/kernel/btf/vmlinux ] || touch $R/no-kernel-btf
 [ -f /proc/config.gz ] && zcat /proc/config.gz | grep -E '^CONFIG_(PREEMPT_RT|NUMA_BALANCING|DEBUG_INFO_BTF)=' >$R/config.txt
 
 # trigger mode for an example (its ground-truth workload)
@@ -77,7 +87,10 @@ for ex in $STOCK; do
 	mode=$(mode_of "$ex")
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	# shellcheck disable=SC2046
-	stockload "$obj" -v --duration $DUR $BTFARG -- \
+	# libbpf, given the archive's minimized BTF as btf_custom_path
+	STOCKBTF=$BTFARG
+	[ "$BTFMODE" = rcba ] && STOCKBTF="--btf /tmp/min.btf"
+	stockload "$obj" -v --duration $DUR $STOCKBTF -- \
 		/bin/trigger $(trigger_args "$mode" $R/stock/$ex.truth.json) \
 		>$R/stock/$ex.out 2>$R/stock/$ex.err
 	rc=$?
