@@ -97,10 +97,16 @@ negbtfs=()
 for k in $(vm_names); do negbtfs+=("$("$VM_DIR/kernel-btf.sh" "$k")"); done
 negdir="$cache/neg-$(vm_sha "$relocore" "$examples"/*.bpf.o "${negbtfs[@]}")"
 mkdir -p "$negdir"
+negfiles=()
 for k in $(vm_names); do
+	# only kernels that export their BTF: the type ids a BTF-less kernel's
+	# objects carry come from pahole's BTF and match no running kernel
+	read -r _ _ kmode < <(vm_entry "$k")
+	[ "$kmode" = sysfs ] || continue
 	btf=$("$VM_DIR/kernel-btf.sh" "$k")
 	for e in "${neg_examples[@]}"; do
 		o="$negdir/$e.for-$k.o"
+		negfiles+=("$o")
 		[ -s "$o" ] && continue
 		log "relocating $e.bpf.o for $k on the host (relocore reloc --btf, negative control)"
 		"$RC_BUILD/bin/relocore" reloc "$examples/$e.bpf.o" --btf "$btf" -o "$o.tmp" >/dev/null
@@ -110,7 +116,7 @@ done
 
 # --- base layer ---------------------------------------------------------------
 inputs=("$busybox" "$relocore" "$trig" "$vlog" "$stockload" "$loadbench" "$benchconf" "$VM_DIR/init.sh" "$RC_ROOT/test/vm/guest-tests.sh"
-	"$examples"/*.bpf.o "$negdir"/*.o)
+	"$examples"/*.bpf.o "${negfiles[@]}")
 key=$( (for f in "${inputs[@]}"; do echo "${f##*/}"; done; cat "${inputs[@]}") | sha256sum | cut -c1-16)
 base="$cache/base-$key.cpio.gz"
 if [ ! -s "$base" ]; then
@@ -132,7 +138,7 @@ if [ ! -s "$base" ]; then
 	cp "$benchconf" "$t/etc/vm-bench"
 	install -m 644 "$RC_ROOT/test/vm/guest-tests.sh" "$t/tests/guest-tests.sh"
 	cp "$examples"/*.bpf.o "$t/tests/obj/"
-	cp "$negdir"/*.o "$t/tests/neg/"
+	cp "${negfiles[@]}" "$t/tests/neg/"
 	cpio_gz "$t" "$base"
 	rm -rf "$t"
 fi
