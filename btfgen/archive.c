@@ -108,7 +108,7 @@ int bg_archive_write(const char *path, const char *const *releases,
 	char tmp[4096];
 	FILE *f = NULL;
 	bool ok;
-	int i, ret = -EINVAL;
+	int i, k, ret = -EINVAL;
 
 	if (!all)
 		return -ENOMEM;
@@ -120,6 +120,14 @@ int bg_archive_write(const char *path, const char *const *releases,
 		if (strchr(releases[i], ' ') || !releases[i][0]) {
 			rc_fmt(err->msg, sizeof(err->msg), "bad release name '%s'", releases[i]);
 			goto out;
+		}
+		for (k = 0; k < i; k++) {
+			if (!strcmp(releases[k], releases[i])) {
+				rc_fmt(err->msg, sizeof(err->msg),
+				       "release %s given twice: an archive finds kernels by release",
+				       releases[i]);
+				goto out;
+			}
 		}
 		if (btf__add_btf(all, btfs[i]) < 0) {
 			rc_fmt(err->msg, sizeof(err->msg), "cannot add the BTF of %s", releases[i]);
