@@ -41,6 +41,9 @@ struct rc_target {
 	} *mods;
 };
 
+/* The object file's bytes as read (relocations applied in place). */
+const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
+
 /* Skip const/volatile/restrict/type_tag and typedefs; NULL on bad id. */
 const struct btf_type *rc_skip_mods_typedefs(const struct btf *btf,
 					     uint32_t id, uint32_t *res_id);

@@ -433,6 +433,12 @@ const char *rc_object_name(const struct rc_object *obj)
 	return obj->name;
 }
 
+const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size)
+{
+	*size = obj->size;
+	return obj->buf;
+}
+
 const struct btf *rc_object_btf(const struct rc_object *obj)
 {
 	return obj->btf;

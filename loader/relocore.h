@@ -253,6 +253,45 @@ void *rc_object_image(const struct rc_object *obj, size_t *size);
 size_t rc_object_results(const struct rc_object *obj,
 			 const struct rc_result **res);
 
+/*
+ * Offline values for an object's .kconfig externs (libbpf's `extern T NAME
+ * __kconfig`, the plugin's __bpf_* globals), for a target that is not the
+ * running kernel.
+ */
+struct rc_kconfig {
+	const char *release;	/* the target's `uname -r`: LINUX_KERNEL_VERSION */
+	const char *config;	/* the target's .config text, or NULL */
+	size_t config_len;
+};
+
+/* LINUX_KERNEL_VERSION of @release as libbpf computes it: a<<16 | b<<8 |
+ * min(c, 255) of "a.b.c...".  0 or -EINVAL. */
+int rc_kernel_version(const char *release, uint32_t *version);
+
+/*
+ * Bake @obj's .kconfig externs with the values they have on the target:
+ * a new object in which they are read-only globals of a section
+ * ".rodata.kconfig" (libbpf loads it as a frozen read-only map, so the
+ * verifier still prunes on them), with BTF to match.  Values follow
+ * libbpf's rules: LINUX_KERNEL_VERSION from @kc->release;
+ * LINUX_HAS_BPF_COOKIE and LINUX_HAS_SYSCALL_WRAPPER from @target's BTF
+ * (bpf_get_attach_cookie, __<arch>_sys_bpf); CONFIG_* from @kc->config
+ * (y/m/n, numbers, "strings"; "# CONFIG_X is not set" is n); a weak extern
+ * that is not found is 0, a strong one is an error.  Types: bool, char,
+ * integers of 1-8 bytes, enum libbpf_tristate, char arrays.  An object
+ * without .kconfig externs comes back unchanged.  *@nr_baked is the
+ * number of externs baked.  NULL with @err on failure.
+ */
+struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
+					 const struct rc_kconfig *kc,
+					 const struct rc_target *target,
+					 int *nr_baked, struct rc_error *err);
+
+/* Read a kernel config file, plain or gzip-compressed (/proc/config.gz),
+ * into *@text (malloc'd, *@len bytes). */
+int rc_kconfig_read(const char *path, char **text, size_t *len,
+		    struct rc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,8 @@
 #          relocated on the host (`relocore reloc --btf`) for each kernel of
 #          the list
 #   kernel (keyed by the kernel directory and the module list)
+#          /tests/baked/taskwatch.baked*.o (relocated and .kconfig-baked on
+#          the host for this kernel: `relocore reloc --kernel-release`),
 #          only the modules needed to hand results out: virtio_blk and
 #          virtio_pci with their dependencies, resolved on the host with
 #          `modprobe -d ROOT -S RELEASE --show-depends` (reads files only;
@@ -172,13 +174,35 @@ if [ "$btfmode" = rcba ]; then
 			$(printf -- '--min %s ' "$examples"/*.bpf.o) "${args[@]}" >&2
 	fi
 fi
+# --- baked objects: relocated AND .kconfig-baked on the host for this kernel --
+# (relocore reloc --kernel-release REL --kconfig CONFIG): stock libbpf loads
+# them with no BTF and no CO-RE.  taskwatch.baked.o gets this kernel's
+# release, taskwatch.baked-5.10.o a pre-5.14 one, so the verifier must take
+# the branch whose relocation is poisoned on this kernel and refuse it.
+bbtf=$("$VM_DIR/kernel-btf.sh" "$name")
+bakedir="$cache/baked-$(vm_sha "$relocore" "$examples/taskwatch.bpf.o" "$bbtf" "$kdir/config" "$kdir/release")"
+baked=()
+if [ -s "$examples/taskwatch.bpf.o" ]; then
+	mkdir -p "$bakedir"
+	for v in "$rel" 5.10.0; do
+		o="$bakedir/taskwatch.baked.o"
+		[ "$v" = "$rel" ] || o="$bakedir/taskwatch.baked-$v.o"
+		baked+=("$o")
+		[ -s "$o" ] && continue
+		log "baking taskwatch.bpf.o on the host: relocore reloc --btf <$name> --kernel-release $v --kconfig <$name config>"
+		"$RC_BUILD/bin/relocore" reloc "$examples/taskwatch.bpf.o" --btf "$bbtf" \
+			--kernel-release "$v" --kconfig "$kdir/config" -o "$o.tmp" >&2 || exit 1
+		mv "$o.tmp" "$o"
+	done
+fi
 kkey=$( (echo "$name $btfmode $kdir"; echo "$mods"; [ -z "$kbtf" ] || cat "$kbtf";
-	 [ -z "$ar" ] || cat "$ar") | sha256sum | cut -c1-16)
+	 [ -z "$ar" ] || cat "$ar"; [ ${#baked[@]} = 0 ] || cat "${baked[@]}") | sha256sum | cut -c1-16)
 klayer="$cache/kernel-$name-$kkey.cpio.gz"
 if [ ! -s "$klayer" ]; then
 	log "building kernel layer (release $rel, modules: $(echo $mods | xargs -rn1 basename | tr '\n' ' '))"
 	t=$(mktemp -d "$cache/.kernel.XXXXXX")
-	mkdir -p "$t/lib/modules" "$t/etc" "$t/boot"
+	mkdir -p "$t/lib/modules" "$t/etc" "$t/boot" "$t/tests/baked"
+	[ ${#baked[@]} = 0 ] || cp "${baked[@]}" "$t/tests/baked/"
 	: >"$t/etc/vm-modules"
 	for m in $mods; do
 		b=$(basename "$m")

@@ -8,8 +8,16 @@
  * uid, argv start, start time, the in_execve/in_iowait bitfields, and a
  * field picked by kernel version (__bpf_kernel_version: LINUX_KERNEL_VERSION
  * for libbpf, set for the TARGET kernel; the dead branch is pruned).
+ *
+ * The task's state shows why pruning matters: kernels before 5.14 call the
+ * field "state", later ones "__state".  Every kernel lacks one of the two,
+ * so one of the two reads is a poisoned relocation on every target; only
+ * the version test keeps the verifier from reaching it.  An object whose
+ * __bpf_kernel_version is baked for the wrong kernel (relocore reloc
+ * --kernel-release) is therefore refused (test/vm: baked/).
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
@@ -18,11 +26,17 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 #define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
 extern unsigned int __bpf_kernel_version;
 
+/* task_struct before 5.14, in libbpf's flavor convention */
+struct task_struct___pre514 {
+	volatile long state;
+} __attribute__((preserve_access_index));
+
 struct event {
 	u32 pid, ppid, uid, kver;
 	u64 arg_start, start_time;
 	u32 in_execve, in_iowait;
 	s32 exit_signal;
+	s32 state;
 	char comm[16];
 };
 
@@ -54,6 +68,10 @@ int BPF_KPROBE(taskwatch_exit, long code)
 		e->exit_signal = task->exit_signal;
 	else
 		e->exit_signal = -1;
+	if (__bpf_kernel_version >= KERNEL_VERSION(5, 14, 0))
+		e->state = task->__state;
+	else
+		e->state = BPF_CORE_READ((struct task_struct___pre514 *)task, state);
 	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), task->comm);
 	bpf_ringbuf_submit(e, 0);
 	return 0;

@@ -3,7 +3,7 @@
  * relocore - explain and apply CO-RE relocations of BPF objects.
  *
  *   relocore explain OBJ [--btf FILE] [--json]
- *   relocore reloc OBJ --btf FILE -o OUT.o
+ *   relocore reloc OBJ --btf FILE -o OUT.o [--kernel-release REL] [--kconfig F]
  */
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -21,6 +21,7 @@ struct opts {
 	const char *out;
 	struct target_opts t;
 	bool json;
+	const char *kernel_release, *kconfig;
 };
 
 static void usage(FILE *f)
@@ -41,15 +42,25 @@ static void usage(FILE *f)
 "        Minimized BTF: what the objects' relocations need of FULL.\n"
 "  archive create|list|extract ...\n"
 "        Many kernels' BTF in one file (see relocore archive --help).\n"
-"  reloc OBJ --btf FILE -o OUT\n"
+"  reloc OBJ --btf FILE -o OUT [--kernel-release REL] [--kconfig FILE]\n"
 "        Write OBJ relocated for the target: instructions patched, the\n"
 "        core_relo records consumed, everything else kept, so stock libbpf\n"
 "        loads it without doing CO-RE.  Nothing is written on failure.\n"
+"        With --kernel-release/--kconfig, the .kconfig externs\n"
+"        (LINUX_KERNEL_VERSION, CONFIG_*, the plugin's __bpf_* globals)\n"
+"        are baked too, with the target's values: they become read-only\n"
+"        data (section .rodata.kconfig) that libbpf loads as a frozen map,\n"
+"        so the verifier prunes on the baked values, not the running\n"
+"        kernel's.\n"
 "\n"
 "Options:\n"
 TARGET_HELP
 "  --json           machine-readable output (explain)\n"
 "  -o, --output OUT output object (reloc)\n"
+"  --kernel-release REL  (reloc) bake .kconfig externs for the kernel whose\n"
+"                   `uname -r` is REL (default with --kconfig: --release)\n"
+"  --kconfig FILE   (reloc) the target's kernel config (.config or\n"
+"                   config.gz) for CONFIG_* externs\n"
 "  -h, --help       this text\n");
 }
 
@@ -59,6 +70,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		TARGET_LONGOPTS,
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "kernel-release", required_argument, NULL, 'K' },
+		{ "kconfig", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -75,6 +88,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 'j': o->json = true; break;
 		case 'o': o->out = optarg; break;
+		case 'K': o->kernel_release = optarg; break;
+		case 'k': o->kconfig = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -1;
 		}
@@ -249,6 +264,37 @@ static int cmd_explain(int argc, char **argv)
 	return ret;
 }
 
+/* reloc --kernel-release/--kconfig: replace *@obj by its baked copy. */
+static int bake(struct rc_object **obj, struct opts *o, struct rc_target *t)
+{
+	struct rc_kconfig kc = { .release = o->kernel_release };
+	struct rc_error err = { "" };
+	struct rc_object *baked;
+	char *text = NULL;
+	int n;
+
+	if (!kc.release)
+		kc.release = o->t.release;
+	if (o->kconfig) {
+		if (rc_kconfig_read(o->kconfig, &text, &kc.config_len, &err)) {
+			fprintf(stderr, "relocore: --kconfig %s\n", err.msg);
+			return -1;
+		}
+		kc.config = text;
+	}
+	baked = rc_object_bake_kconfig(*obj, &kc, t, &n, &err);
+	free(text);
+	if (!baked) {
+		fprintf(stderr, "relocore: %s\n", err.msg);
+		return -1;
+	}
+	fprintf(stderr, "relocore: %s: %d .kconfig extern(s) baked for %s\n",
+		rc_object_name(baked), n, kc.release ? kc.release : "the given config");
+	rc_object_free(*obj);
+	*obj = baked;
+	return 0;
+}
+
 static int cmd_reloc(int argc, char **argv)
 {
 	struct rc_error err = { "" };
@@ -269,11 +315,14 @@ static int cmd_reloc(int argc, char **argv)
 		return 1;
 	}
 	t = target_open(&o.t);
+	if (t && (o.kernel_release || o.kconfig) && bake(&obj, &o, t))
+		goto out;
 	if (t && !rc_object_relocate(obj, t, NULL, &err) &&
 	    !rc_object_write(obj, o.out, &err))
 		ret = 0;
 	else if (t)
 		fprintf(stderr, "relocore: %s\n", err.msg);
+out:
 	rc_target_free(t);
 	rc_object_free(obj);
 	return ret;

@@ -8,6 +8,10 @@
 // libbpf's own linker accepts the object (.BTF, .BTF.ext, the externs):
 // RUN: bpftool gen object %t.linked.o %t.o
 // RUN: %relocore explain %t.o --btf %t.o | FileCheck %s --check-prefix=EXPLAIN
+// offline, for a named target (relocore reloc --kernel-release): the
+// plugin's globals bake like libbpf's externs (kconfig-bake.c)
+// RUN: %relocore reloc %t.o --btf %t.o --kernel-release 6.2.300-rc1 -o %t.baked.o
+// RUN: %inputs/kconfig/values.sh %t.baked.o | FileCheck %s --check-prefix=BAKED
 #include "common.h"
 #include "pass/vmlinux.h"
 
@@ -37,3 +41,6 @@ char LICENSE[] SEC("license") = "GPL";
 // ASM: r{{[0-9]}} = *(u32 *)(r{{[0-9]}} + 0)
 // EXPLAIN-DAG: byte_off {{ *}}task_struct.pid
 // EXPLAIN-DAG: byte_off {{ *}}task_struct.tgid
+// BAKED: CONFIG_PREEMPT_RT OBJECT WEAK @{{[0-9]+}} = 00
+// BAKED: LINUX_HAS_BPF_COOKIE OBJECT WEAK @{{[0-9]+}} = 00 00 00 00
+// BAKED: LINUX_KERNEL_VERSION OBJECT GLOBAL @{{[0-9]+}} = ff 02 06 00

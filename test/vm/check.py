@@ -456,11 +456,11 @@ class Kernel:
         a, b, c = (int(x) for x in m.groups())
         return a << 16 | b << 8 | min(c, 255)
 
-    def check_taskwatch(self, sub="run", record=True):
+    def check_taskwatch(self, sub="run", record=True, stem="taskwatch"):
         """kprobe/do_exit events of the trigger's forked child and of the
         trigger itself == /proc/<pid>/stat, getuid(), SIGCHLD, uname -r"""
-        truth = {t["truth"]: t for t in read_jsonl(os.path.join(self.res, sub, "taskwatch.truth.json"))}
-        evs = self.events("taskwatch", os.path.join(self.res, sub, "taskwatch.out"))
+        truth = {t["truth"]: t for t in read_jsonl(os.path.join(self.res, sub, stem + ".truth.json"))}
+        evs = self.events("taskwatch", os.path.join(self.res, sub, stem + ".out"))
         ch, me = truth.get("taskexit-child"), truth.get("taskexit-self")
         if not (ch and me):
             return ["incomplete ground truth"]
@@ -480,7 +480,10 @@ class Kernel:
             hz = 10 ** 9 // t["clk_tck"]
             want = {"ppid": t["ppid"], "uid": t["uid"], "kver": t["kver"], "arg_start": t["arg_start"],
                     "in_execve": t["in_execve"], "in_iowait": t["in_iowait"],
-                    "exit_signal": t["exit_signal"], "comm": t["comm"]}
+                    "exit_signal": t["exit_signal"], "comm": t["comm"],
+                    # task->__state in do_exit: the task runs (TASK_RUNNING);
+                    # read by the >= 5.14 branch, the other one is pruned
+                    "state": 0}
             for e in mine:
                 for k, v in want.items():
                     if e.get(k) != v:
@@ -540,6 +543,47 @@ class Kernel:
                               f"{len(patched)} insns as relocore decided, poisoned {len(poisoned)}, "
                               f"LINUX_KERNEL_VERSION {kv:#x}")
         return ok
+
+    def check_baked(self):
+        """taskwatch relocated AND .kconfig-baked on the host for this kernel
+        (relocore reloc --kernel-release REL --kconfig CONFIG), loaded by
+        stock libbpf alone with no BTF: no CO-RE left, LINUX_KERNEL_VERSION
+        read from .rodata.kconfig == this release's, exact events.  Baked for
+        5.10 instead, the verifier must follow the pre-5.14 branch into the
+        relocation that is poisoned on this kernel and refuse the load."""
+        base = os.path.join(self.res, "baked", "taskwatch.baked")
+        if not os.path.exists(base + ".rc"):
+            self.result("baked/taskwatch", ["no baked object was run in the guest"])
+            return
+        out, err = read_jsonl(base + ".out"), slurp(base + ".err")
+        rc = slurp(base + ".rc").strip()
+        errs = []
+        if rc != "0":
+            last = [l for l in err.splitlines() if l.startswith("stockload")]
+            errs.append(f"stockload rc {rc}: " + (last[-1][:140] if last else "no output"))
+        if LIBBPF_PATCHED.search(err) or LIBBPF_POISONED.search(err):
+            errs.append("libbpf still did CO-RE relocations (the object was relocated on the host)")
+        kc = next((r for r in out if "kconfig" in r), None)
+        kv = self.kernel_version()
+        if kc is None or not kc.get("baked") or kc["kconfig"].get("LINUX_KERNEL_VERSION") != kv:
+            errs.append(f"baked .rodata.kconfig: {kc} (want LINUX_KERNEL_VERSION {kv}, baked)")
+        if rc == "0":
+            errs += self.check_taskwatch("baked", record=False, stem="taskwatch.baked")
+        self.result("baked/taskwatch", errs)
+        self.row["baked"] = "ok" if not errs else "FAIL"
+
+        base = os.path.join(self.res, "baked", "taskwatch.baked-5.10.0")
+        rc = slurp(base + ".rc").strip()
+        err = slurp(base + ".err")
+        errs = []
+        if rc == "0" or rc == "":
+            errs.append(f"stockload rc {rc or 'missing'}: the object baked for 5.10 loaded on {self.sys.get('release')}")
+        elif "195896080" not in err:  # 0xbad2310: the poisoned relocation's call
+            errs.append("refused, but not at the poisoned pre-5.14 relocation: "
+                        + " | ".join(err.strip().splitlines()[-3:])[:200])
+        if self.result("baked/taskwatch-wrong-version", errs):
+            self.lines.append(f"  note: vm/{self.name}/baked: the object baked for 5.10.0 was refused at "
+                              "the poisoned state relocation (call 195896080), as it must be")
 
     def check_needs_kernel_btf(self, ex):
         """fentry programs need the kernel's own BTF (the attach point is a
@@ -653,6 +697,7 @@ class Kernel:
         self.check_example("taskwatch", self.check_taskwatch)
         for ex in STOCK:
             self.check_stock(ex)
+        self.check_baked()
         self.check_negative()
         self.row["failed"] = self.failed
         self.row["status"] = "PASS" if not self.failed else "FAIL"
@@ -668,7 +713,7 @@ def table(paths):
     fields = ["pid", "tgid", "real_parent", "comm", "start_boottime", "__state"]
     hdr = ["kernel", "release"] + [f"@{f}" for f in fields] + ["pid", "tgid", "ppid", "comm", "start",
                                                                "saved_st", "rt_cnt", "numa", "u_fault",
-                                                               "examples", "stock", "neg", "time", "result"]
+                                                               "examples", "stock", "baked", "neg", "time", "result"]
     body = []
     for r in rows:
         o = r.get("offsets", {})
@@ -687,6 +732,7 @@ def table(paths):
                      yn("saved_state"), yn("softirq_disable_cnt"), yn("numa_preferred_nid"), yn("in_user_fault"),
                      f"{sum(v == 'ok' for v in ex.values())}/{sum(v != 'n/a' for v in ex.values())}",
                      f"{sum(v == 'ok' for v in r.get('stock', {}).values())}/{len(r.get('stock', {}))}",
+                     r.get("baked", "-"),
                      f"{r.get('negative_shown', 0)} wrong", r.get("time", "-"), r.get("status", "FAIL")])
     w = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(hdr)]
     line = lambda cells: "  ".join(c.ljust(w[i]) for i, c in enumerate(cells)).rstrip()
@@ -697,6 +743,8 @@ def table(paths):
     print("(@field: byte offset relocore chose in that kernel's task_struct; values: read by the"
           " CO-RE object = truth, or read!=truth; examples: passed/run;")
     print(" stock: plugin-compiled objects loaded by stock libbpf alone, same checks: passed/run;")
+    print(" baked: taskwatch relocated and .kconfig-baked on the host for that kernel (relocore reloc")
+    print("  --kernel-release), loaded by stock libbpf with no BTF, exact values; baked for 5.10: refused;")
     print(" neg: objects relocated for another kernel that read wrong values or were refused there)")
     for r in rows:
         ex = r.get("examples", {})

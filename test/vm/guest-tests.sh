@@ -98,6 +98,23 @@ for ex in $STOCK; do
 	say "$ex: stock libbpf rc $rc, $(grep -c '"event"' $R/stock/$ex.out) events ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
 done
 
+# baked: relocated and .kconfig-baked on the host for this kernel (relocore
+# reloc --kernel-release/--kconfig); stock libbpf loads them with no BTF
+mkdir -p $R/baked
+for obj in /tests/baked/*.o; do
+	[ -f "$obj" ] || continue
+	b=$(basename "$obj" .o)		# taskwatch.baked, taskwatch.baked-5.10.0
+	ex=${b%%.*}
+	mode=$(mode_of "$ex")
+	# shellcheck disable=SC2046
+	stockload "$obj" -v --duration $DUR -- \
+		/bin/trigger $(trigger_args "$mode" $R/baked/$b.truth.json) \
+		>$R/baked/$b.out 2>$R/baked/$b.err
+	rc=$?
+	echo $rc >$R/baked/$b.rc
+	say "baked $b: stock libbpf rc $rc, $(grep -c '"event"' $R/baked/$b.out) events"
+done
+
 # negative control: relocated on the host for another kernel, run here as is
 for obj in /tests/neg/*.o; do
 	b=$(basename "$obj" .o)		# getpid.for-cloud-6.12

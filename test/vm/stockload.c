@@ -14,7 +14,9 @@
  * once attached, reads the ring buffers until COMMAND exits (+0.2 s) or
  * SECS pass, and prints JSON lines on stdout:
  *   {"object":PATH,"loader":"libbpf","libbpf":"1.1"}
- *   {"kconfig":{"LINUX_KERNEL_VERSION":N,...}}   what libbpf put in .kconfig
+ *   {"kconfig":{"LINUX_KERNEL_VERSION":N,...},"baked":B}
+ *        what libbpf put in .kconfig, or (B true) the values `relocore reloc
+ *        --kernel-release` baked into .rodata.kconfig
  *   {"attached":N}
  *   {"event":MAP,"value":"<hex bytes>"}         one per ring buffer record
  *   {"events":N}
@@ -102,6 +104,7 @@ static void print_kconfig(struct bpf_object *obj)
 	struct bpf_map *map;
 	size_t sz = 0;
 	int id, n = 0, i;
+	bool baked = false;
 
 	bpf_object__for_each_map(map, obj) {
 		const char *dot = strrchr(bpf_map__name(map), '.');
@@ -109,7 +112,12 @@ static void print_kconfig(struct bpf_object *obj)
 		if (bpf_map__is_internal(map) && dot && !strcmp(dot, ".kconfig"))
 			data = bpf_map__initial_value(map, &sz);
 	}
+	/* a .kconfig libbpf filled, or one relocore baked (.rodata.kconfig) */
 	id = btf ? btf__find_by_name_kind(btf, ".kconfig", BTF_KIND_DATASEC) : -1;
+	if (id <= 0 && btf) {
+		id = btf__find_by_name_kind(btf, ".rodata.kconfig", BTF_KIND_DATASEC);
+		baked = id > 0;
+	}
 	printf("{\"kconfig\":{");
 	if (data && id > 0) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -127,7 +135,7 @@ static void print_kconfig(struct bpf_object *obj)
 			printf(":%llu", val);
 		}
 	}
-	printf("}}\n");
+	printf("},\"baked\":%s}\n", baked ? "true" : "false");
 }
 
 int main(int argc, char **argv)
