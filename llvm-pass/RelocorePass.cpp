@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -508,11 +509,25 @@ Node *Rewriter::analyzeGEP(GetElementPtrInst *G) {
     }
     if (auto *AT = dyn_cast<ArrayType>(CurTy)) {
       if (!C || C->getTag() != dwarf::DW_TAG_array_type || !CI ||
-          C->getElements().size() != 1)
+          C->getElements().empty())
         break;
       N->Steps.push_back({Step::Array, AT, (unsigned)CI->getZExtValue(), 1, C,
                           "[" + std::to_string(CI->getZExtValue()) + "]"});
       CurTy = AT->getElementType();
+      if (C->getElements().size() > 1) {
+        // A multi-dimensional array is one DI type with a subrange per
+        // dimension.  As clang does for __builtin_preserve_access_index,
+        // the row is described by a new array type of the remaining
+        // subranges, so every index is relocated.
+        DIBuilder DIB(M, /*AllowUnresolved=*/false);
+        SmallVector<Metadata *, 4> Rest;
+        for (unsigned D = 1; D < C->getElements().size(); ++D)
+          Rest.push_back(C->getElements()[D]);
+        CurDI = DIB.createArrayType(DL.getTypeAllocSizeInBits(CurTy),
+                                    C->getAlignInBits(), C->getBaseType(),
+                                    DIB.getOrCreateArray(Rest));
+        continue;
+      }
       CurDI = C->getBaseType();
       continue;
     }

@@ -24,6 +24,7 @@ struct event {			/* program-local: never relocated */
 	u64 arg_start, start, stat2;
 	char c1;
 	u32 in_execve, prio;
+	u32 g12;
 } ev;
 
 SEC("kprobe/do_exit") int kp(struct pt_regs *ctx)
@@ -39,6 +40,7 @@ SEC("kprobe/do_exit") int kp(struct pt_regs *ctx)
 	e->c1 = BPF_CORE_READ(t, comm[1]);
 	e->in_execve = BPF_CORE_READ_BITFIELD_PROBED(t, in_execve);
 	e->prio = BPF_CORE_READ_BITFIELD_PROBED(t, prio_delta);
+	e->g12 = BPF_CORE_READ(t, sched.grid[1][2]);
 #else
 	e->ppid = t->real_parent->tgid;
 	e->uid = t->real_cred->uid.val;
@@ -48,20 +50,22 @@ SEC("kprobe/do_exit") int kp(struct pt_regs *ctx)
 	e->c1 = t->comm[1];
 	e->in_execve = t->in_execve;
 	e->prio = t->prio_delta;
+	e->g12 = t->sched.grid[1][2];	/* multi-dimensional: as clang, row relocated */
 #endif
 	return 0;
 }
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}cred.uid.val {{.*}}  4 -> 16
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}mm_struct.arg_start {{.*}}  16 -> 48
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}pt_regs.di {{.*}}  0 -> 16
-// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.comm[1] {{.*}}  89 -> 121
+// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.comm[1] {{.*}}  113 -> 153
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.in_execve {{.*}}  4 -> 20
-// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.mm {{.*}}  32 -> 104
+// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.mm {{.*}}  32 -> 136
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.prio_delta {{.*}}  4 -> 20
-// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.real_cred {{.*}}  24 -> 112
-// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.real_parent {{.*}}  16 -> 96
+// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.real_cred {{.*}}  24 -> 144
+// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.real_parent {{.*}}  16 -> 128
+// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.sched.grid[1][2] {{.*}}  108 -> 120
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.sched.stats[2] {{.*}}  64 -> 48
-// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.start_words.hi {{.*}}  44 -> 148
+// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.start_words.hi {{.*}}  44 -> 180
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.tgid {{.*}}  12 -> 12
 // CHECK-DAG: kprobe/do_exit byte_sz {{ *}}task_struct.in_execve {{.*}}  4 -> 4
 // CHECK-DAG: kprobe/do_exit byte_sz {{ *}}task_struct.prio_delta {{.*}}  4 -> 4
@@ -83,15 +87,18 @@ SEC("fentry/do_exit") int fe(u64 *ctx)
 	e->arg_start = t->mm->arg_start;
 #ifdef ANNOTATED
 	e->in_execve = BPF_CORE_READ_BITFIELD(t, in_execve);
+	e->g12 = __builtin_preserve_access_index(t->sched.grid[1][2]);
 #else
 	e->in_execve = t->in_execve;
+	e->g12 = t->sched.grid[1][2];
 #endif
 	return 0;
 }
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}mm_struct.arg_start {{.*}}  16 -> 48
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.in_execve {{.*}}  4 -> 20
-// CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.mm {{.*}}  32 -> 104
-// CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.real_parent {{.*}}  16 -> 96
+// CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.mm {{.*}}  32 -> 136
+// CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.real_parent {{.*}}  16 -> 128
+// CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.sched.grid[1][2] {{.*}}  108 -> 120
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.tgid {{.*}}  12 -> 12
 // CHECK-DAG: fentry/do_exit byte_sz {{ *}}task_struct.in_execve {{.*}}  4 -> 4
 // CHECK-DAG: fentry/do_exit lshift_u64 {{ *}}task_struct.in_execve {{.*}}  63 -> 56

@@ -16,7 +16,7 @@ struct mm_struct {
 		unsigned long arg_start, arg_end;
 	};
 };
-struct sched_info { u64 last; u64 stats[8]; };
+struct sched_info { u64 last; u64 stats[8]; u32 pad; u32 grid[2][3]; };
 struct task_struct {
 	long pad0;
 	unsigned int __state;

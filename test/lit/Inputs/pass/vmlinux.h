@@ -20,7 +20,7 @@ struct mm_struct {
 	};
 	atomic_t mm_users;
 };
-struct sched_info { u64 stats[4]; u64 last; };
+struct sched_info { u64 stats[4]; u64 last; u32 grid[2][3]; };
 struct task_struct {
 	unsigned int __state;
 	unsigned int in_execve:1;
