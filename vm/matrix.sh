@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # vm/matrix.sh [--demo] [NAME...] - the VM proof: one set of example objects,
 # compiled ONCE on the host, runs on every kernel of vm/kernels.list booted
-# in QEMU (TCG), one kernel at a time.  For each kernel: fetch it, build its
-# initramfs, boot it, collect the guest's results, judge them on the host
-# (test/vm/check.py).  Prints `PASS: vm/<kernel>/<check>` /
+# in QEMU (TCG), RC_VM_JOBS (default 2) guests at a time.  For each kernel:
+# fetch it, build its initramfs, boot it, collect the guest's results, judge
+# them on the host (test/vm/check.py).  Prints `PASS: vm/<kernel>/<check>` /
 # `FAIL: vm/<kernel>/<check>: why` lines, one table (a row per kernel), the
 # wall time per kernel and in total; exits non-zero on any FAIL.
 #   --demo     also show the guest's progress and the negative-control notes
@@ -63,24 +63,23 @@ done
 fails=0
 summaries=()
 times=()
-for k in "${names[@]}"; do
-	t0=$(date +%s)
-	echo "== vm/$k: fetch, initramfs, boot, check"
-	d="$out/$k"
-	summaries+=("$d/summary.json")
-	rm -f "$d/summary.json"
-	if ! kdir=$("$VM_DIR/kernel.sh" "$k"); then
-		echo "FAIL: vm/$k/fetch: vm/kernel.sh $k failed"; fails=$((fails + 1)); continue
-	fi
-	if ! img=$("$VM_DIR/initramfs.sh" "$k"); then
-		echo "FAIL: vm/$k/initramfs: vm/initramfs.sh $k failed"; fails=$((fails + 1)); continue
-	fi
+jobs=${RC_VM_JOBS:-2}
+declare -A imgs
+
+# Per kernel, in order: fetch (or build) it and its initramfs in this shell,
+# one at a time (they share caches), then boot and check it in the
+# background, RC_VM_JOBS guests at a time (default 2: one per core; a TCG
+# guest keeps about one host thread busy) - the next kernel is prepared
+# while guests run.  Each kernel's lines are printed together when it ends.
+boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
+	local k=$1 d="$out/$1" img=${imgs[$1]} rc try b0 secs
+	b0=$(date +%s)
 	# a guest that hands back nothing (a TCG hang: soft lockups, stalled
 	# timers under a loaded host) is booted once more; its console is kept
 	rc=1
 	for try in 1 2; do
 		if [ "$demo" = 1 ]; then
-			"$VM_DIR/boot.sh" "$k" "$d" "$img"
+			"$VM_DIR/boot.sh" "$k" "$d" "$img" | tee /dev/stderr | grep -v 'guest: |' >/dev/null
 		else
 			"$VM_DIR/boot.sh" "$k" "$d" "$img" | grep -v 'guest: |'
 		fi
@@ -91,18 +90,16 @@ for k in "${names[@]}"; do
 	done
 	if [ "$rc" -ne 0 ]; then
 		echo "FAIL: vm/$k/boot: no results from the guest (console: $d/console.log)"
-		fails=$((fails + 1))
-		echo "{\"kernel\":\"$k\",\"status\":\"FAIL\",\"time\":\"$(($(date +%s) - t0))s\"}" >"$d/summary.json"
-		times+=("$k $(($(date +%s) - t0))s")
-		continue
+		echo "{\"kernel\":\"$k\",\"status\":\"FAIL\",\"time\":\"$(($(date +%s) - b0))s\"}" >"$d/summary.json"
+		echo "$k $(($(date +%s) - b0))s (boot failed)" >"$out/$k.matrix.time"
+		return 1
 	fi
 	python3 "$RC_ROOT/test/vm/check.py" "$k" "$d/results" --objs "$examples" \
 		--host-explain "$hx" --summary "$d/summary.json" >"$d/check.txt" 2>&1
 	rc=$?
 	if [ "$demo" = 1 ]; then cat "$d/check.txt"; else grep -v '^  note:' "$d/check.txt"; fi
-	[ "$rc" -eq 0 ] || fails=$((fails + 1))
-	secs=$(($(date +%s) - t0))
-	times+=("$k ${secs}s (guest $(cut -d. -f1 "$d/boot-seconds")s)")
+	secs=$(($(date +%s) - b0))
+	echo "$k ${secs}s boot+check (guest $(cut -d. -f1 "$d/boot-seconds")s)" >"$out/$k.matrix.time"
 	python3 - "$d/summary.json" "${secs}s" <<'PY'
 import json, sys
 p, t = sys.argv[1], sys.argv[2]
@@ -114,6 +111,53 @@ d["time"] = t
 json.dump(d, open(p, "w"))
 PY
 	echo "== vm/$k: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("status","FAIL"))' "$d/summary.json") in ${secs}s"
+	return $rc
+}
+finish() { # print the finished kernels' output, in the order they end
+	local f k
+	for f in "$out"/*.matrix.rc; do
+		[ -e "$f" ] || continue
+		k=$(basename "$f" .matrix.rc)
+		[ -n "${done_k[$k]:-}" ] && continue
+		done_k[$k]=1
+		cat "$out/$k.matrix.log"
+		[ "$(cat "$f")" = 0 ] || fails=$((fails + 1))
+	done
+}
+declare -A done_k
+running=0
+# the longest guests of the last run first (better packed lanes)
+for k in "${names[@]}"; do summaries+=("$out/$k/summary.json"); done
+mapfile -t order < <(for k in "${names[@]}"; do
+	echo "$(cut -d. -f1 "$out/$k/boot-seconds" 2>/dev/null || echo 999) $k"
+done | sort -s -k1,1nr | awk '{print $2}')
+for k in "${order[@]}"; do
+	echo "== vm/$k: fetch, initramfs"
+	rm -f "$out/$k/summary.json" "$out/$k.matrix.rc"
+	if ! "$VM_DIR/kernel.sh" "$k" >/dev/null; then
+		echo "FAIL: vm/$k/fetch: vm/kernel.sh $k failed"; fails=$((fails + 1)); continue
+	fi
+	if ! imgs[$k]=$("$VM_DIR/initramfs.sh" "$k"); then
+		echo "FAIL: vm/$k/initramfs: vm/initramfs.sh $k failed"; fails=$((fails + 1)); continue
+	fi
+	echo "== vm/$k: boot, check (${jobs} at a time)"
+	mkdir -p "$out/$k"
+	if [ "$demo" = 1 ]; then	# the guests' progress live on stderr
+		( boot_check "$k" >"$out/$k.matrix.log"; echo $? >"$out/$k.matrix.rc" ) &
+	else
+		( boot_check "$k" >"$out/$k.matrix.log" 2>&1; echo $? >"$out/$k.matrix.rc" ) &
+	fi
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+		finish
+	fi
+done
+wait
+finish
+for k in "${names[@]}"; do
+	[ -s "$out/$k.matrix.time" ] && times+=("$(cat "$out/$k.matrix.time")")
 done
 
 echo
