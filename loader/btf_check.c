@@ -19,6 +19,8 @@ struct checker {
 	const char *what;
 	struct rc_error *err;
 	uint32_t id;
+	rc_type_fn fn;		/* called for each type once checked */
+	void *ctx;
 };
 
 static int bad(struct checker *c, const char *fmt, uint32_t v)
@@ -190,7 +192,9 @@ static int check_one(void *ctx, uint32_t id, const struct btf_type *t)
 	struct checker *c = ctx;
 
 	c->id = id;
-	return check_type(c, t);
+	if (check_type(c, t))
+		return -EINVAL;
+	return c->fn ? c->fn(c->ctx, id, t) : 0;
 }
 
 /*
@@ -200,8 +204,14 @@ static int check_one(void *ctx, uint32_t id, const struct btf_type *t)
 int rc_btf_validate(const struct btf *btf, const char *what,
 		    struct rc_error *err)
 {
+	return rc_btf_validate_visit(btf, what, err, NULL, NULL);
+}
+
+int rc_btf_validate_visit(const struct btf *btf, const char *what,
+			  struct rc_error *err, rc_type_fn fn, void *ctx)
+{
 	const struct btf *base = btf__base_btf(btf);
-	struct checker c = { btf, btf__type_cnt(btf), 0, what, err, 0 };
+	struct checker c = { btf, btf__type_cnt(btf), 0, what, err, 0, fn, ctx };
 	const struct btf_header *h, *bh;
 	int ret;
 
@@ -215,5 +225,5 @@ int rc_btf_validate(const struct btf *btf, const char *what,
 		return bad(&c, "type section does not match the type count", 0);
 	/* cycles of modifiers/typedefs need no pass of their own: every walk
 	 * through them (rc_skip_mods_typedefs, btf__resolve_size) is bounded */
-	return ret ? -EINVAL : 0;
+	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
 }

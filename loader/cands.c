@@ -35,19 +35,25 @@ struct collect {
 	const struct btf *btf;
 	struct rc_name_ent *ent;
 	uint32_t cnt, start_id;
+	const char *strs;	/* string section, when not split */
+	uint32_t str_len;
 };
 
 static int collect_one(void *ctx, uint32_t id, const struct btf_type *t)
 {
 	struct collect *c = ctx;
 	const char *name;
+	size_t len;
 
 	if (id < c->start_id || !t->name_off || !indexable(t))
 		return 0;
-	name = btf__name_by_offset(c->btf, t->name_off);
+	if (c->strs)
+		name = t->name_off < c->str_len ? c->strs + t->name_off : NULL;
+	else
+		name = btf__name_by_offset(c->btf, t->name_off);
 	if (rc_str_empty(name))
 		return 0;
-	c->ent[c->cnt].hash = rc_name_hash(name, rc_essential_name_len(name));
+	c->ent[c->cnt].hash = rc_essential_name_hash(name, &len);
 	c->ent[c->cnt].id = id;
 	c->cnt++;
 	return 0;
@@ -55,10 +61,20 @@ static int collect_one(void *ctx, uint32_t id, const struct btf_type *t)
 
 /* Index the named types of @btf (its own part) from @start_id on. */
 int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
-			uint32_t start_id)
+			uint32_t start_id, const char *what,
+			struct rc_error *err)
 {
-	uint32_t i, n = btf__type_cnt(btf), nb = 1;
-	struct collect c = { btf, NULL, 0, start_id };
+	uint32_t i, n = btf__type_cnt(btf), nb = 1, raw_size;
+	struct collect c = { btf, NULL, 0, start_id, NULL, 0 };
+	const struct btf_header *h = btf__raw_data(btf, &raw_size);
+	int ret;
+
+	/* names straight from the string section (one-file BTF) */
+	if (!btf__base_btf(btf) && h && raw_size >= sizeof(*h) &&
+	    (uint64_t)h->hdr_len + h->str_off + h->str_len <= raw_size) {
+		c.strs = (const char *)h + h->hdr_len + h->str_off;
+		c.str_len = h->str_len;
+	}
 
 	memset(idx, 0, sizeof(*idx));
 	idx->btf = btf;
@@ -71,11 +87,14 @@ int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
 	idx->bucket = calloc(nb + 1, sizeof(*idx->bucket));
 	c.ent = malloc(sizeof(*c.ent) * (n - start_id + 1));
 	idx->ent = malloc(sizeof(*idx->ent) * (n - start_id + 1));
-	if (!idx->bucket || !c.ent || !idx->ent ||
-	    rc_btf_for_each_type(btf, collect_one, &c)) {
+	ret = -ENOMEM;
+	if (idx->bucket && c.ent && idx->ent)
+		ret = what ? rc_btf_validate_visit(btf, what, err, collect_one, &c) :
+			     rc_btf_for_each_type(btf, collect_one, &c);
+	if (ret) {
 		free(c.ent);
 		rc_name_index_free(idx);
-		return -ENOMEM;
+		return ret == -EINVAL ? ret : -ENOMEM;
 	}
 	/* counting sort by bucket; stable, so type id order is kept */
 	for (i = 0; i < c.cnt; i++)

@@ -112,6 +112,30 @@ size_t rc_essential_name_len(const char *name)
 	return n;
 }
 
+uint32_t rc_essential_name_hash(const char *name, size_t *len)
+{
+	uint32_t h = 2166136261u, at_sep = 0;	/* FNV-1a, as rc_name_hash */
+	size_t j, sep = (size_t)-1;
+
+	for (j = 0; name[j]; j++) {
+		/* a separator "___" at j: after a non-'_', before a non-'_'
+		 * character (rc_essential_name_len); the last one wins */
+		if (j && name[j] == '_' && name[j - 1] != '_' && name[j + 1] == '_' &&
+		    name[j + 2] == '_' && name[j + 3] && name[j + 3] != '_') {
+			sep = j;
+			at_sep = h;
+		}
+		h ^= (unsigned char)name[j];
+		h *= 16777619u;
+	}
+	if (sep != (size_t)-1) {
+		*len = sep;
+		return at_sep;
+	}
+	*len = j;
+	return h;
+}
+
 uint32_t rc_name_hash(const char *name, size_t len)
 {
 	uint32_t h = 2166136261u;	/* FNV-1a */

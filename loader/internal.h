@@ -61,6 +61,8 @@ bool rc_kind_enumval_based(enum rc_relo_kind k);
 bool rc_names_match(const struct btf *lbtf, uint32_t loff,
 		    const struct btf *tbtf, uint32_t toff);
 uint32_t rc_name_hash(const char *name, size_t len);
+/* rc_name_hash of @name's essential name, in one pass; its length in *@len. */
+uint32_t rc_essential_name_hash(const char *name, size_t *len);
 
 int rc_types_are_compat(const struct btf *lbtf, uint32_t lid,
 			const struct btf *tbtf, uint32_t tid, int level);
@@ -80,8 +82,16 @@ int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
 typedef int (*rc_type_fn)(void *ctx, uint32_t id, const struct btf_type *t);
 int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx);
 
+/* rc_btf_validate, calling @fn (if not NULL) for each type once it has
+ * been checked: validation and another walk in one pass. */
+int rc_btf_validate_visit(const struct btf *btf, const char *what,
+			  struct rc_error *err, rc_type_fn fn, void *ctx);
+
+/* Index @btf's own types from @start_id on.  With @what, validate @btf in
+ * the same pass (rc_btf_validate: -EINVAL with @err). */
 int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
-			uint32_t start_id);
+			uint32_t start_id, const char *what,
+			struct rc_error *err);
 void rc_name_index_free(struct rc_name_index *idx);
 
 /* snprintf into a fixed buffer, never overflowing. */

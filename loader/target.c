@@ -73,26 +73,42 @@ static struct btf *parse_btf(const char *path, struct btf *base,
 		       errno && errno < 4000 ? ": " : "", errno && errno < 4000 ? strerror(errno) : "");
 		return NULL;
 	}
-	/* the kernel verified the BTF it exports when it booted */
-	if (strncmp(path, "/sys/kernel/btf/", 16) && rc_btf_validate(btf, path, err)) {
-		btf__free(btf);
-		return NULL;
-	}
 	return btf;
 }
 
-static struct rc_target *target_new(struct btf *vmlinux, bool own)
+/* What to validate @path's BTF as, NULL when it is trusted: the kernel
+ * verified the BTF it exports when it booted.  (Validation happens while
+ * the candidate index is built: one pass over the types.) */
+static const char *untrusted(const char *path)
+{
+	return strncmp(path, "/sys/kernel/btf/", 16) ? path : NULL;
+}
+
+/* A target of @vmlinux (over its base, if split), indexed; the BTFs are
+ * validated in the same pass, as @what and @base_what, unless NULL. */
+static struct rc_target *target_new(struct btf *vmlinux, bool own,
+				    const char *what, const char *base_what,
+				    struct rc_error *err)
 {
 	struct rc_target *t = calloc(1, sizeof(*t));
+	int ret = 0;
 
-	if (!t)
+	if (!t) {
+		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
 		return NULL;
+	}
 	t->vmlinux = vmlinux;
 	t->own_vmlinux = own;
-	if ((btf__base_btf(vmlinux) &&
-	     rc_name_index_build(&t->bidx, btf__base_btf(vmlinux), 1)) ||
-	    rc_name_index_build(&t->vidx, vmlinux, 1)) {
+	if (btf__base_btf(vmlinux))
+		ret = rc_name_index_build(&t->bidx, btf__base_btf(vmlinux), 1,
+					  base_what, err);
+	if (!ret)
+		ret = rc_name_index_build(&t->vidx, vmlinux, 1, what, err);
+	if (ret) {
+		if (ret != -EINVAL)
+			rc_fmt(err->msg, sizeof(err->msg), "out of memory");
 		rc_name_index_free(&t->bidx);
+		rc_name_index_free(&t->vidx);
 		free(t);
 		return NULL;
 	}
@@ -115,11 +131,11 @@ struct rc_target *rc_target_open(const char *path, const char *base_path,
 		btf__free(base);
 		return NULL;
 	}
-	t = target_new(btf, true);
+	t = target_new(btf, true, untrusted(path),
+		       base_path ? untrusted(base_path) : NULL, err);
 	if (!t) {
 		btf__free(btf);
 		btf__free(base);
-		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
 		return NULL;
 	}
 	t->base = base;
@@ -128,12 +144,16 @@ struct rc_target *rc_target_open(const char *path, const char *base_path,
 
 struct rc_target *rc_target_from_btf(const struct btf *btf)
 {
-	return target_new((struct btf *)btf, false);
+	struct rc_error err;
+
+	return target_new((struct btf *)btf, false, NULL, NULL, &err);
 }
 
 struct rc_target *rc_target_adopt(struct btf *btf)
 {
-	return target_new(btf, true);
+	struct rc_error err;
+
+	return target_new(btf, true, NULL, NULL, &err);
 }
 
 const struct btf *rc_target_vmlinux(const struct rc_target *t)
@@ -147,6 +167,7 @@ int rc_target_add_module(struct rc_target *t, const char *path,
 	struct rc_module *m;
 	struct btf *btf;
 	const char *slash = strrchr(path, '/');
+	int ret;
 
 	btf = parse_btf(path, t->vmlinux, err);
 	if (!btf)
@@ -160,11 +181,15 @@ int rc_target_add_module(struct rc_target *t, const char *path,
 	m = &t->mods[t->nr_mods];
 	m->btf = btf;
 	m->name = strdup(slash ? slash + 1 : path);
-	/* only the module's own types are candidates */
-	if (!m->name || rc_name_index_build(&m->idx, btf, btf__type_cnt(t->vmlinux))) {
+	/* only the module's own types are candidates (validated meanwhile) */
+	ret = m->name ? rc_name_index_build(&m->idx, btf, btf__type_cnt(t->vmlinux),
+					    untrusted(path), err) : -ENOMEM;
+	if (ret) {
+		if (ret != -EINVAL)
+			rc_fmt(err->msg, sizeof(err->msg), "out of memory");
 		free(m->name);
 		btf__free(btf);
-		return -ENOMEM;
+		return ret;
 	}
 	t->nr_mods++;
 	return 0;

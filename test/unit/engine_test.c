@@ -16,6 +16,10 @@
 
 #include "relocore.h"
 
+/* internal (loader/internal.h): the one-pass essential-name hash */
+uint32_t rc_name_hash(const char *name, size_t len);
+uint32_t rc_essential_name_hash(const char *name, size_t *len);
+
 static int passed, failed;
 
 #define EXPECT(cond, ...) do { if (!(cond)) { fail_row(row, __VA_ARGS__); return; } } while (0)
@@ -243,6 +247,32 @@ static void test_bad_access(struct btf *local, const struct rc_target *tgt, stru
 	pass_row(row);
 }
 
+/* The candidate index hashes essential names in one pass: it must agree
+ * with rc_essential_name_len (libbpf's flavor rule) + rc_name_hash. */
+static void test_essential_hash(void)
+{
+	static const char *const names[] = {
+		"task_struct", "task_struct___old", "a___b___c", "___x", "x___",
+		"x____y", "x___y_", "__", "", "a___", "a___b", "a____b", "_a___b",
+		"a___b____", "a___bc___d", "a_b__c___d", "a___b___", "a___b___c_",
+	};
+	size_t i, len, want;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		uint32_t h = rc_essential_name_hash(names[i], &len);
+
+		want = rc_essential_name_len(names[i]);
+		if (len != want || h != rc_name_hash(names[i], want)) {
+			fail_row("essential-name-hash", "'%s': len %zu (want %zu), hash %08x (want %08x)",
+				 names[i], len, want, h, rc_name_hash(names[i], want));
+			bad = 1;
+		}
+	}
+	if (!bad)
+		pass_row("essential-name-hash");
+}
+
 int main(void)
 {
 	struct ids id;
@@ -298,6 +328,7 @@ int main(void)
 	test_patch_validate(local, tgt, &id);
 	test_bad_access(local, tgt, &id);
 	test_ambiguous(local, tgt);
+	test_essential_hash();
 
 	rc_target_free(tgt);
 	btf__free(target);
