@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DIBuilder.h"
@@ -188,6 +189,11 @@ private:
   bool rewriteBitfieldLoad(Node *N, LoadInst *L, bool Probe,
                            SmallVectorImpl<Instruction *> &Dead);
   bool probeRoot(Node *N);
+  int memberPathAt(DICompositeType *C, StructType *ST, uint64_t Bits,
+                   SmallVectorImpl<Step> &Path, std::string &Name);
+  bool memberPathOf(DICompositeType *C, StructType *ST, GEPOperator *GO,
+                    SmallVectorImpl<Step> &Path, std::string &Name);
+  bool rewriteContainerOf(Function &F);
   Value *probeRead(IRBuilder<> &B, Function &F, Type *Ty, Value *Src,
                    Value *Size = nullptr, Value *Dst = nullptr);
   bool runOnFunction(Function &F);
@@ -867,7 +873,182 @@ bool Rewriter::rewriteBitfieldLoad(Node *N, LoadInst *L, bool Probe,
   return true;
 }
 
+// The member of record C (IR type ST) at bit offset Bits, for
+// container_of: the access path (struct members only) of the shallowest
+// member of non-zero size that starts there.  1 when there is one such
+// member, 0 when none, -1 when several at the same depth (ambiguous).
+int Rewriter::memberPathAt(DICompositeType *C, StructType *ST, uint64_t Bits,
+                           SmallVectorImpl<Step> &Path, std::string &Name) {
+  struct Level {
+    DICompositeType *C;
+    StructType *ST;
+    uint64_t Base;
+    SmallVector<Step, 4> Path;
+    std::string Name;
+  };
+  SmallVector<Level, 4> Cur, Next;
+  Cur.push_back({C, ST, 0, {}, C->getName().str()});
+  for (int Depth = 0; Depth < 8 && !Cur.empty(); ++Depth, Cur.swap(Next)) {
+    Next.clear();
+    int Found = 0;
+    for (Level &L : Cur) {
+      DINodeArray Elems = L.C->getElements();
+      for (unsigned K = 0; K < L.ST->getNumElements(); ++K) {
+        bool BF;
+        int I = findMember(L.C, L.ST, K, BF);
+        if (I < 0)
+          continue;
+        auto *Mb = cast<DIDerivedType>(Elems[I]);
+        uint64_t Off = L.Base + Mb->getOffsetInBits(), Sz = Mb->getSizeInBits();
+        if (!Sz || Bits < Off || Bits >= Off + Sz)
+          continue;
+        Step St{Step::Struct, L.ST, K, (unsigned)I, L.C, Mb->getName().str()};
+        std::string N = L.Name + "." + (St.Name.empty() ? "(anon)" : St.Name);
+        if (Off == Bits) {
+          if (Found++ == 0) {
+            Path.assign(L.Path.begin(), L.Path.end());
+            Path.push_back(St);
+            Name = N;
+          }
+          continue;
+        }
+        // the offset lies inside this member: look into it if it is a
+        // struct (unions and arrays are not followed)
+        auto *MC = dyn_cast_or_null<DICompositeType>(stripDI(Mb->getBaseType()));
+        auto *MST = dyn_cast<StructType>(L.ST->getElementType(K));
+        if (MC && MST && MC->getTag() == dwarf::DW_TAG_structure_type) {
+          Level X{MC, MST, Off, L.Path, N};
+          X.Path.push_back(St);
+          Next.push_back(std::move(X));
+        }
+      }
+    }
+    if (Found)
+      return Found == 1 ? 1 : -1;
+  }
+  return 0;
+}
+
+// "sub (0, ptrtoint (getelementptr (T, null, 0, ...)))": the constant a
+// pointer-based offsetof(T, member) leaves; the GEP, or null.
+static GEPOperator *offsetofExpr(Value *V) {
+  auto *CE = dyn_cast<ConstantExpr>(V);
+  if (!CE || CE->getOpcode() != Instruction::Sub ||
+      !isa<ConstantInt>(CE->getOperand(0)) ||
+      !cast<ConstantInt>(CE->getOperand(0))->isZero())
+    return nullptr;
+  auto *PI = dyn_cast<ConstantExpr>(CE->getOperand(1));
+  if (!PI || PI->getOpcode() != Instruction::PtrToInt)
+    return nullptr;
+  auto *GO = dyn_cast<GEPOperator>(PI->getOperand(0));
+  if (!GO || !isa<ConstantPointerNull>(GO->getPointerOperand()) ||
+      !isa<StructType>(GO->getSourceElementType()) || GO->getNumIndices() < 2)
+    return nullptr;
+  return GO;
+}
+
+// The access path of offsetof's GEP GO (struct members only) on record C.
+bool Rewriter::memberPathOf(DICompositeType *C, StructType *ST, GEPOperator *GO,
+                            SmallVectorImpl<Step> &Path, std::string &Name) {
+  Name = C->getName().str();
+  if (!isZero(GO->getOperand(1)))
+    return false;
+  for (unsigned I = 2; I < GO->getNumOperands(); ++I) {
+    auto *CI = dyn_cast<ConstantInt>(GO->getOperand(I));
+    if (!C || !ST || !CI || C->getTag() != dwarf::DW_TAG_structure_type)
+      return false;
+    unsigned K = CI->getZExtValue();
+    bool BF;
+    int DIIdx = K < ST->getNumElements() ? findMember(C, ST, K, BF) : -1;
+    if (DIIdx < 0)
+      return false;
+    auto *Mb = cast<DIDerivedType>(C->getElements()[DIIdx]);
+    Path.push_back({Step::Struct, ST, K, (unsigned)DIIdx, C, Mb->getName().str()});
+    Name += "." + (Mb->getName().empty() ? std::string("(anon)") : Mb->getName().str());
+    C = dyn_cast_or_null<DICompositeType>(stripDI(Mb->getBaseType()));
+    ST = dyn_cast<StructType>(ST->getElementType(K));
+  }
+  return true;
+}
+
+// container_of(ptr, struct T, member) on a kernel type T: clang folds
+// offsetof() into "(T *)((char *)ptr - K)".  The member at offset K of T's
+// local layout is found from the debug info and K becomes its relocated
+// byte offset (__builtin_preserve_field_info(.., BPF_FIELD_BYTE_OFFSET), as
+// bpf_core_field_offset() computes it).
+bool Rewriter::rewriteContainerOf(Function &F) {
+  SmallVector<std::pair<GetElementPtrInst *, BitCastInst *>, 4> Work;
+  for (Instruction &I : instructions(F)) {
+    auto *BC = dyn_cast<BitCastInst>(&I);
+    auto *G = BC ? dyn_cast<GetElementPtrInst>(BC->getOperand(0)) : nullptr;
+    if (!G || G->getNumIndices() != 1 ||
+        !G->getSourceElementType()->isIntegerTy(8) ||
+        !BC->getDestTy()->isPointerTy() ||
+        !isa<StructType>(BC->getDestTy()->getPointerElementType()))
+      continue;
+    Value *Idx = G->getOperand(1);
+    if (!offsetofExpr(Idx) && isa<ConstantExpr>(Idx)) {
+      // another constant form (e.g. an offsetof through a union): its value
+      Constant *F = ConstantFoldConstant(cast<ConstantExpr>(Idx), DL);
+      if (isa<ConstantInt>(F))
+        G->setOperand(1, Idx = F);
+    }
+    auto *CI = dyn_cast<ConstantInt>(Idx);
+    if ((CI && CI->getSExtValue() < 0) || offsetofExpr(Idx))
+      Work.push_back({G, BC});
+  }
+  bool Changed = false;
+  for (auto &W : Work) {
+    GetElementPtrInst *G = W.first;
+    BitCastInst *BC = W.second;
+    auto *ST = cast<StructType>(BC->getDestTy()->getPointerElementType());
+    bool Known;
+    DICompositeType *C = lookupRoot(ST, Known);
+    if (!C || C->getTag() != dwarf::DW_TAG_structure_type)
+      continue;
+    SmallVector<Step, 4> Path;
+    std::string Name;
+    uint64_t K;
+    int R = 0;
+    if (GEPOperator *GO = offsetofExpr(G->getOperand(1))) {
+      // libbpf's offsetof(): "0 - (unsigned long)&((T *)0)->member", the
+      // member's own path; as a fallback its offset
+      APInt Off(64, 0);
+      if (GO->getSourceElementType() != ST ||
+          !GO->accumulateConstantOffset(DL, Off))
+        continue;
+      K = Off.getZExtValue();
+      R = memberPathOf(C, ST, GO, Path, Name) ? 1 : 0;
+    } else {
+      K = -cast<ConstantInt>(G->getOperand(1))->getSExtValue();
+    }
+    if (!R)
+      R = memberPathAt(C, ST, K * 8, Path, Name);
+    if (R <= 0) {
+      missed(BC, "container_of: " + Twine(R ? "several members" : "no member") +
+                     " of '" + C->getName() + "' at offset " + Twine(K) +
+                     ": not relocated");
+      continue;
+    }
+    IRBuilder<> B(G);
+    Value *V = emitSteps(B, ConstantPointerNull::get(ST->getPointerTo()), Path);
+    Function *FI = Intrinsic::getDeclaration(
+        &M, Intrinsic::bpf_preserve_field_info, {V->getType()});
+    Value *Off = B.CreateCall(FI, {V, B.getInt64(BYTE_OFFSET)});
+    Value *NG = B.CreateGEP(B.getInt8Ty(), G->getPointerOperand(),
+                            B.CreateNeg(B.CreateZExt(Off, B.getInt64Ty())));
+    BC->setOperand(0, NG);
+    if (G->use_empty())
+      G->eraseFromParent();
+    remark(BC, "relocated container_of offset " + Name);
+    ++NumRelocated;
+    Changed = true;
+  }
+  return Changed;
+}
+
 bool Rewriter::runOnFunction(Function &F) {
+  bool ContainerOf = rewriteContainerOf(F);
   Nodes.clear();
   NodeOf.clear();
   ReversePostOrderTraversal<Function *> RPOT(&F);
@@ -879,7 +1060,7 @@ bool Rewriter::runOnFunction(Function &F) {
         analyzeCast(BC);
     }
   if (Nodes.empty())
-    return false;
+    return ContainerOf;
   bool Probe = ProbeFns.count(&F);
   SmallVector<Instruction *, 16> Dead;
   SmallPtrSet<Instruction *, 16> Handled;
@@ -1009,8 +1190,11 @@ bool Rewriter::run() {
         Candidates = G->getNumIndices() >= 2 &&
                      isa<StructType>(G->getSourceElementType());
       else if (auto *BC = dyn_cast<BitCastInst>(&I))
-        Candidates = BC->getSrcTy()->isPointerTy() &&
-                     isa<StructType>(BC->getSrcTy()->getPointerElementType());
+        Candidates = (BC->getSrcTy()->isPointerTy() &&
+                      isa<StructType>(BC->getSrcTy()->getPointerElementType())) ||
+                     (BC->getDestTy()->isPointerTy() &&   // container_of
+                      isa<StructType>(BC->getDestTy()->getPointerElementType()) &&
+                      isa<GetElementPtrInst>(BC->getOperand(0)));
       if (Candidates)
         break;
     }

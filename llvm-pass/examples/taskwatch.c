@@ -5,7 +5,8 @@
  * by the relocore plugin at compile time (build.sh).
  *
  * kprobe on do_exit: for every exiting process report pid, parent's tgid,
- * uid, argv start, start time, the in_execve/in_iowait bitfields, and a
+ * uid, argv start, start time, the in_execve/in_iowait bitfields, the first
+ * thread of its thread list (container_of), and a
  * field picked by kernel version (__bpf_kernel_version: LINUX_KERNEL_VERSION
  * for libbpf, set for the TARGET kernel; the dead branch is pruned).
  *
@@ -37,6 +38,7 @@ struct event {
 	u32 in_execve, in_iowait;
 	s32 exit_signal;
 	s32 state;
+	u32 thread0;
 	char comm[16];
 };
 
@@ -72,6 +74,11 @@ int BPF_KPROBE(taskwatch_exit, long code)
 		e->state = task->__state;
 	else
 		e->state = BPF_CORE_READ((struct task_struct___pre514 *)task, state);
+	/* container_of (libbpf's): the task on the process's thread list -
+	 * for a single-threaded process, the task itself; its offset of
+	 * thread_node is relocated like any member access */
+	e->thread0 = container_of(task->signal->thread_head.next,
+				  struct task_struct, thread_node)->pid;
 	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), task->comm);
 	bpf_ringbuf_submit(e, 0);
 	return 0;

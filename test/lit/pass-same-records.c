@@ -24,8 +24,9 @@ struct event {			/* program-local: never relocated */
 	u64 arg_start, start, stat2;
 	char c1;
 	u32 in_execve, prio;
-	u32 g12;
+	u32 g12, opid, o2pid;
 } ev;
+/* container_of: libbpf's (bpf_helpers.h) */
 
 SEC("kprobe/do_exit") int kp(struct pt_regs *ctx)
 {
@@ -41,6 +42,13 @@ SEC("kprobe/do_exit") int kp(struct pt_regs *ctx)
 	e->in_execve = BPF_CORE_READ_BITFIELD_PROBED(t, in_execve);
 	e->prio = BPF_CORE_READ_BITFIELD_PROBED(t, prio_delta);
 	e->g12 = BPF_CORE_READ(t, sched.grid[1][2]);
+	{
+		struct list_head *lh = (void *)ctx->si;
+		struct task_struct *o = (void *)((char *)lh -
+			bpf_core_field_offset(struct task_struct, tasks));
+
+		e->opid = BPF_CORE_READ(o, pid);
+	}
 #else
 	e->ppid = t->real_parent->tgid;
 	e->uid = t->real_cred->uid.val;
@@ -50,7 +58,12 @@ SEC("kprobe/do_exit") int kp(struct pt_regs *ctx)
 	e->c1 = t->comm[1];
 	e->in_execve = t->in_execve;
 	e->prio = t->prio_delta;
-	e->g12 = t->sched.grid[1][2];	/* multi-dimensional: as clang, row relocated */
+	e->g12 = t->sched.grid[1][2];	/* multi-dimensional: every index */
+	{
+		struct list_head *lh = (void *)ctx->si;
+
+		e->opid = container_of(lh, struct task_struct, tasks)->pid;
+	}
 #endif
 	return 0;
 }
@@ -63,6 +76,8 @@ SEC("kprobe/do_exit") int kp(struct pt_regs *ctx)
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.prio_delta {{.*}}  4 -> 20
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.real_cred {{.*}}  24 -> 144
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.real_parent {{.*}}  16 -> 128
+// CHECK-DAG: kprobe/do_exit byte_off {{ *}}pt_regs.si {{.*}}  8 -> 24
+// CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.tasks {{.*}}  128 -> 192
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.sched.grid[1][2] {{.*}}  108 -> 120
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.sched.stats[2] {{.*}}  64 -> 48
 // CHECK-DAG: kprobe/do_exit byte_off {{ *}}task_struct.start_words.hi {{.*}}  44 -> 180
@@ -88,9 +103,12 @@ SEC("fentry/do_exit") int fe(u64 *ctx)
 #ifdef ANNOTATED
 	e->in_execve = BPF_CORE_READ_BITFIELD(t, in_execve);
 	e->g12 = __builtin_preserve_access_index(t->sched.grid[1][2]);
+	e->o2pid = ((struct task_struct *)((char *)ctx[1] -
+		bpf_core_field_offset(struct task_struct, sched.last)))->pid;
 #else
 	e->in_execve = t->in_execve;
 	e->g12 = t->sched.grid[1][2];
+	e->o2pid = container_of((u64 *)ctx[1], struct task_struct, sched.last)->pid;
 #endif
 	return 0;
 }
@@ -98,6 +116,7 @@ SEC("fentry/do_exit") int fe(u64 *ctx)
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.in_execve {{.*}}  4 -> 20
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.mm {{.*}}  32 -> 136
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.real_parent {{.*}}  16 -> 128
+// CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.sched.last {{.*}}  80 -> 24
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.sched.grid[1][2] {{.*}}  108 -> 120
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.tgid {{.*}}  12 -> 12
 // CHECK-DAG: fentry/do_exit byte_sz {{ *}}task_struct.in_execve {{.*}}  4 -> 4

@@ -483,7 +483,10 @@ class Kernel:
                     "exit_signal": t["exit_signal"], "comm": t["comm"],
                     # task->__state in do_exit: the task runs (TASK_RUNNING);
                     # read by the >= 5.14 branch, the other one is pruned
-                    "state": 0}
+                    "state": 0,
+                    # container_of(signal->thread_head.next, task_struct,
+                    # thread_node)->pid: the (single-threaded) task itself
+                    "thread0": t["pid"]}
             for e in mine:
                 for k, v in want.items():
                     if e.get(k) != v:

@@ -16,6 +16,7 @@ struct mm_struct {
 		unsigned long arg_start, arg_end;
 	};
 };
+struct list_head { struct list_head *next, *prev; };
 struct sched_info { u64 last; u64 stats[8]; u32 pad; u32 grid[2][3]; };
 struct task_struct {
 	long pad0;
@@ -32,6 +33,8 @@ struct task_struct {
 	char comm[16];
 	u64 start_time;
 	struct { u32 lo, hi; } start_words;
+	long pad1;
+	struct list_head tasks;
 };
 struct task_struct t;
 struct pt_regs r;

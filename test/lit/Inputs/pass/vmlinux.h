@@ -20,6 +20,7 @@ struct mm_struct {
 	};
 	atomic_t mm_users;
 };
+struct list_head { struct list_head *next, *prev; };
 struct sched_info { u64 stats[4]; u64 last; u32 grid[2][3]; };
 struct task_struct {
 	unsigned int __state;
@@ -37,6 +38,7 @@ struct task_struct {
 	};
 	struct sched_info sched;
 	char comm[16];
+	struct list_head tasks;
 };
 #ifdef ANNOTATED
 #pragma clang attribute pop
