@@ -119,7 +119,7 @@ struct Step {
   Type *ElTy;       // container IR type (struct/array); null for unions
   unsigned GepIdx;  // IR field index / array index
   unsigned DIIdx;   // DI member index / array dimension
-  DICompositeType *MD;
+  DIType *MD;       // container DI type (a pointer type for p[N] on a pointer)
   std::string Name; // member name ("" for anonymous), "[N]" for arrays
 };
 
@@ -477,8 +477,28 @@ Node *Rewriter::analyzeGEP(GetElementPtrInst *G) {
   N->Base = Base;
   N->BaseElTy = G->getSourceElementType();
   Value *Idx0 = G->getOperand(1);
-  if (!isZero(Idx0))
+  auto *C0 = dyn_cast<ConstantInt>(Idx0);
+  // p[1].x is "q = p + 1" then "&q->x" in unoptimized IR: fold the first
+  if (!Parent && isZero(Idx0))
+    if (auto *PG = dyn_cast<GetElementPtrInst>(Base))
+      if (PG->getNumIndices() == 1 &&
+          PG->getSourceElementType() == G->getSourceElementType() &&
+          !NodeOf.count(PG) && isa<ConstantInt>(PG->getOperand(1))) {
+        C0 = cast<ConstantInt>(PG->getOperand(1));
+        N->Base = Base = PG->getPointerOperand();
+        Idx0 = C0;
+      }
+  if (!Parent && C0 && C0->getSExtValue() > 0 && C0->getSExtValue() < INT32_MAX) {
+    // p[1].x on a kernel pointer: as clang does, the index is the access
+    // string's first (scaled by the target's size of the record)
+    unsigned K = C0->getZExtValue();
+    DIBuilder DIB(M, /*AllowUnresolved=*/false);
+    N->Steps.push_back({Step::Array, G->getSourceElementType(), K, 0,
+                        DIB.createPointerType(Root, DL.getPointerSizeInBits()),
+                        "[" + std::to_string(K) + "]"});
+  } else if (!isZero(Idx0)) {
     N->PreIdx = Idx0;
+  }
   N->ChainsToParent = Parent && !N->PreIdx;
   Type *CurTy = G->getSourceElementType();
   unsigned I = 2, E = G->getNumOperands();

@@ -24,7 +24,7 @@ struct event {			/* program-local: never relocated */
 	u64 arg_start, start, stat2;
 	char c1;
 	u32 in_execve, prio;
-	u32 g12, opid, o2pid;
+	u32 g12, opid, o2pid, next_tgid;
 } ev;
 /* container_of: libbpf's (bpf_helpers.h) */
 
@@ -110,6 +110,7 @@ SEC("fentry/do_exit") int fe(u64 *ctx)
 	e->g12 = t->sched.grid[1][2];
 	e->o2pid = container_of((u64 *)ctx[1], struct task_struct, sched.last)->pid;
 #endif
+	e->next_tgid = t[1].tgid;	/* p[N]: N * the target's size */
 	return 0;
 }
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}mm_struct.arg_start {{.*}}  16 -> 48
@@ -117,6 +118,7 @@ SEC("fentry/do_exit") int fe(u64 *ctx)
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.mm {{.*}}  32 -> 136
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.real_parent {{.*}}  16 -> 128
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.sched.last {{.*}}  80 -> 24
+// CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct[1].tgid {{.*}}  156 -> 220
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.sched.grid[1][2] {{.*}}  108 -> 120
 // CHECK-DAG: fentry/do_exit byte_off {{ *}}task_struct.tgid {{.*}}  12 -> 12
 // CHECK-DAG: fentry/do_exit byte_sz {{ *}}task_struct.in_execve {{.*}}  4 -> 4
