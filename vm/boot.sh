@@ -5,8 +5,12 @@
 # into OUTDIR/results/.  The serial console goes to OUTDIR/console.log.
 # Exit 0 when the guest handed back results; on a failed boot or timeout the
 # tail of the console log is shown.
-#   RC_VM_TIMEOUT   seconds before QEMU is killed (default 240)
+#   RC_VM_TIMEOUT   seconds before QEMU is killed (default 150; guests take
+#                   10-35 s)
 #   RC_VM_MEM       guest memory in MiB (default 1024)
+#   RC_VM_SMP       guest CPUs (default 1: with vm/matrix.sh running two
+#                   guests on two host cores, TCG is not oversubscribed;
+#                   a 2-CPU guest under load once stalled in a soft lockup)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -17,7 +21,7 @@ log() { echo "vm[$name]: $*"; }
 
 kdir=$("$VM_DIR/kernel.sh" "$name")
 [ -n "$initrd" ] || initrd=$("$VM_DIR/initramfs.sh" "$name")
-tmo=${RC_VM_TIMEOUT:-240}
+tmo=${RC_VM_TIMEOUT:-150}
 rm -rf "$out"
 mkdir -p "$out"
 disk="$out/results.disk"
@@ -27,7 +31,7 @@ console="$out/console.log"
 log "booting $(cat "$kdir/release") (initrd $(du -h "$initrd" | cut -f1), timeout ${tmo}s)"
 start=$(date +%s.%N)
 set +e
-timeout --kill-after=5 "$tmo" qemu-system-x86_64 -accel tcg -cpu max -m "${RC_VM_MEM:-1024}" -smp 2 \
+timeout --kill-after=5 "$tmo" qemu-system-x86_64 -accel tcg -cpu max -m "${RC_VM_MEM:-1024}" -smp "${RC_VM_SMP:-1}" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none \
 	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 rdinit=/init" \

@@ -20,7 +20,7 @@ n=0
 while [ ! -b /dev/vda ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 [ -b /dev/vda ] || echo "vm: no /dev/vda: results cannot leave the guest"
 echo "vm: running tests at $(cut -d' ' -f1 /proc/uptime)s"
-timeout "$(cat /etc/vm-test-timeout 2>/dev/null || echo 240)" sh /tests/guest-tests.sh >/results/guest.log 2>&1
+timeout "$(cat /etc/vm-test-timeout 2>/dev/null || echo 120)" sh /tests/guest-tests.sh >/results/guest.log 2>&1
 echo "$?" >/results/guest.rc
 echo "vm: tests done (rc $(cat /results/guest.rc)) at $(cut -d' ' -f1 /proc/uptime)s"
 tail -n 5 /results/guest.log | sed 's/^/vm: | /'

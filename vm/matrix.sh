@@ -114,16 +114,16 @@ PY
 	return $rc
 }
 finish() { # print the finished kernels' output, in the order they end
-	local f k
-	for f in "$out"/*.matrix.rc; do
-		[ -e "$f" ] || continue
-		k=$(basename "$f" .matrix.rc)
-		[ -n "${done_k[$k]:-}" ] && continue
+	local k
+	for k in "${launched[@]}"; do
+		[ -e "$out/$k.matrix.rc" ] && [ -z "${done_k[$k]:-}" ] || continue
 		done_k[$k]=1
 		cat "$out/$k.matrix.log"
-		[ "$(cat "$f")" = 0 ] || fails=$((fails + 1))
+		[ "$(cat "$out/$k.matrix.rc")" = 0 ] || fails=$((fails + 1))
 	done
 }
+launched=()
+for k in "${names[@]}"; do rm -f "$out/$k.matrix.rc" "$out/$k.matrix.log" "$out/$k.matrix.time"; done
 declare -A done_k
 running=0
 # the longest guests of the last run first (better packed lanes)
@@ -142,6 +142,7 @@ for k in "${order[@]}"; do
 	fi
 	echo "== vm/$k: boot, check (${jobs} at a time)"
 	mkdir -p "$out/$k"
+	launched+=("$k")
 	if [ "$demo" = 1 ]; then	# the guests' progress live on stderr
 		( boot_check "$k" >"$out/$k.matrix.log"; echo $? >"$out/$k.matrix.rc" ) &
 	else

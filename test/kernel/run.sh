@@ -110,7 +110,7 @@ overlay after "$work/after.img"
 # --- boot both --------------------------------------------------------------------------
 
 boot() { # NAME OUTDIR IMG TIMEOUT
-	RC_VM_KERNELS="$list" RC_VM_TIMEOUT=$4 RC_VM_MEM=1536 bash vm/boot.sh "$1" "$2" "$3" 2>&1 | sed 's/^/   /'
+	RC_VM_KERNELS="$list" RC_VM_TIMEOUT=$4 RC_VM_MEM=1536 RC_VM_SMP=2 bash vm/boot.sh "$1" "$2" "$3" 2>&1 | sed 's/^/   /'
 	[ -f "$2/results/guest.log" ]
 }
 log "booting Debian's unpatched cloud-6.1 (before)"
