@@ -59,6 +59,7 @@ struct bake {
 	uint32_t sec_id;	/* the DATASEC ".kconfig" */
 	unsigned char *data;	/* the new section's bytes */
 	uint32_t data_size;
+	size_t obj_size;	/* the object file's size */
 };
 
 static int bfail(struct bake *b, const char *fmt, ...)
@@ -559,6 +560,16 @@ static int rewrite_elf(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
 	d->d_size = btf_size;
 	elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
 
+	/* lay out first: a hostile alignment must not make a huge file */
+	{
+		off_t sz = elf_update(elf, ELF_C_NULL);
+
+		if (sz < 0 || (uint64_t)sz > 2 * (uint64_t)b->obj_size + (1u << 20)) {
+			ret = bfail(b, "the rewritten object would take %lld bytes (section alignments?)",
+				    (long long)sz);
+			goto out;
+		}
+	}
 	if (elf_update(elf, ELF_C_WRITE) < 0) {
 		ret = bfail(b, "libelf: writing: %s", elf_errmsg(-1));
 		goto out;
@@ -632,6 +643,7 @@ struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
 	*nr_baked = 0;
 	b.target = target ? rc_target_vmlinux(target) : NULL;
 	buf = rc_object_bytes(obj, &size);
+	b.obj_size = size;
 	id = b.btf ? btf__find_by_name_kind(b.btf, KCONFIG_SEC, BTF_KIND_DATASEC) : -ENOENT;
 	if (id <= 0)	/* nothing to bake: the same object */
 		return rc_object_open_mem(buf, size, rc_object_name(obj), err);

@@ -18,7 +18,8 @@
  * rc_core_decide on every record, rc_object_relocate (candidates,
  * matching, calculation, patching), rc_spec_format of every spec,
  * rc_object_write into a private temporary directory, and a re-open of
- * what was written.  Invariants that must hold for any input abort.
+ * what was written; rc_object_bake_kconfig (a fixed config, and the input
+ * as config text) and a relocation of the baked object.  Invariants that must hold for any input abort.
  *
  * Build (test/fuzz/smoke.sh does it):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iloader \
@@ -169,6 +170,41 @@ static void check_image(const struct rc_object *obj, const char *path)
 	free(img);
 }
 
+/* A kernel config with every value form the baker reads. */
+static const char kconfig_text[] =
+	"CONFIG_BPF_SYSCALL=y\nCONFIG_HZ=250\nCONFIG_NF_CONNTRACK=m\n"
+	"# CONFIG_PREEMPT_RT is not set\nCONFIG_LOCALVERSION=\"-x\\\"y\"\n"
+	"CONFIG_NEG=-5\nCONFIG_HEX=0x7fff0000aa\nCONFIG_TRI_CHAR=m\n";
+
+/* .kconfig baking (relocore reloc --kernel-release): with a fixed config,
+ * and with the input itself as the config text; a baked object must open
+ * and relocate like any other. */
+static void bake(const struct rc_object *obj, const uint8_t *data, size_t size,
+		 const struct rc_target *t)
+{
+	struct rc_kconfig kc[2] = {
+		{ "6.1.0-27-cloud-amd64", kconfig_text, sizeof(kconfig_text) - 1 },
+		{ "5.300.7", (const char *)data, size },
+	};
+	int i, n;
+
+	for (i = 0; i < 2; i++) {
+		struct rc_error err = { "" };
+		struct rc_object *b = rc_object_bake_kconfig(obj, &kc[i], t, &n, &err);
+
+		if (!b) {
+			CHECK(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
+			continue;
+		}
+		CHECK(n >= 0);
+		CHECK(!n || btf__find_by_name_kind(rc_object_btf(b), ".rodata.kconfig",
+						   BTF_KIND_DATASEC) > 0);
+		CHECK(rc_object_relo_count(b) == rc_object_relo_count(obj));
+		rc_object_relocate(b, t, NULL, &err);
+		rc_object_free(b);
+	}
+}
+
 static void run(const uint8_t *data, size_t size, const struct rc_target *t)
 {
 	struct rc_error err = { "" };
@@ -183,6 +219,7 @@ static void run(const uint8_t *data, size_t size, const struct rc_target *t)
 		CHECK(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
 		return;
 	}
+	bake(obj, data, size, t);
 	local = rc_object_btf(obj);
 	n = rc_object_relo_count(obj);
 	CHECK(!n || local);
