@@ -23,6 +23,8 @@ struct bg_subset {
 	uint8_t *keep;		/* per type id: 0, BG_SHELL or BG_WHOLE */
 	uint8_t **members;	/* per composite type id: member mask, or NULL */
 	uint8_t *weak_ptr;	/* per pointer type id: only the pointer matters */
+	uint32_t *mask_ids;	/* the ids that have a member mask */
+	uint32_t nr_masks, cap_masks;
 };
 
 #define BG_SHELL 1	/* the type, but no members unless marked */

@@ -32,9 +32,19 @@ static int mark_member(struct bg_subset *s, uint32_t id, int i)
 	const struct btf_type *t = btf__type_by_id(s->src, id), *mt;
 
 	if (!s->members[id]) {
+		if (s->nr_masks == s->cap_masks) {
+			uint32_t cap = s->cap_masks ? 2 * s->cap_masks : 64;
+			uint32_t *ids = realloc(s->mask_ids, sizeof(*ids) * cap);
+
+			if (!ids)
+				return -ENOMEM;
+			s->mask_ids = ids;
+			s->cap_masks = cap;
+		}
 		s->members[id] = calloc(btf_vlen(t) ? btf_vlen(t) : 1, 1);
 		if (!s->members[id])
 			return -ENOMEM;
+		s->mask_ids[s->nr_masks++] = id;
 	}
 	s->members[id][i] = 1;
 	if (btf_is_any_enum(t))		/* an enumerator */

@@ -30,8 +30,9 @@ void bg_subset_free(struct bg_subset *s)
 {
 	uint32_t i;
 
-	for (i = 0; s->members && i < s->n; i++)
-		free(s->members[i]);
+	for (i = 0; s->members && i < s->nr_masks; i++)
+		free(s->members[s->mask_ids[i]]);
+	free(s->mask_ids);
 	free(s->members);
 	free(s->keep);
 	free(s->weak_ptr);
