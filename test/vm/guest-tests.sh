@@ -80,21 +80,28 @@ for obj in /tests/obj/*.bpf.o; do
 	say "$ex: relocore run rc $rc, $(grep -c '"event"' $R/run/$ex.out) events ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
 done
 
+# stock_run OBJ DIR STEM [STOCKLOAD ARGS...]: stockload OBJ under the
+# trigger of its example; DIR/STEM.{out,err,rc,truth.json}; echoes the rc
+stock_run() {
+	obj=$1 dir=$2 stem=$3
+	shift 3
+	# shellcheck disable=SC2046
+	stockload "$obj" -v --duration $DUR "$@" -- \
+		/bin/trigger $(trigger_args "$(mode_of "${stem%%.*}")" $dir/$stem.truth.json) \
+		>$dir/$stem.out 2>$dir/$stem.err
+	echo $? | tee $dir/$stem.rc
+}
+
 # stock libbpf: the same plugin-compiled object, opened WITHOUT relocore
 for ex in $STOCK; do
 	obj=/tests/obj/$ex.bpf.o
 	[ -f "$obj" ] || continue
-	mode=$(mode_of "$ex")
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	# shellcheck disable=SC2046
 	# libbpf, given the archive's minimized BTF as btf_custom_path
 	STOCKBTF=$BTFARG
 	[ "$BTFMODE" = rcba ] && STOCKBTF="--btf /tmp/min.btf"
-	stockload "$obj" -v --duration $DUR $STOCKBTF -- \
-		/bin/trigger $(trigger_args "$mode" $R/stock/$ex.truth.json) \
-		>$R/stock/$ex.out 2>$R/stock/$ex.err
-	rc=$?
-	echo $rc >$R/stock/$ex.rc
+	# shellcheck disable=SC2086
+	rc=$(stock_run "$obj" $R/stock $ex $STOCKBTF)
 	say "$ex: stock libbpf rc $rc, $(grep -c '"event"' $R/stock/$ex.out) events ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
 done
 
@@ -104,14 +111,7 @@ mkdir -p $R/baked
 for obj in /tests/baked/*.o; do
 	[ -f "$obj" ] || continue
 	b=$(basename "$obj" .o)		# taskwatch.baked, taskwatch.baked-5.10.0
-	ex=${b%%.*}
-	mode=$(mode_of "$ex")
-	# shellcheck disable=SC2046
-	stockload "$obj" -v --duration $DUR -- \
-		/bin/trigger $(trigger_args "$mode" $R/baked/$b.truth.json) \
-		>$R/baked/$b.out 2>$R/baked/$b.err
-	rc=$?
-	echo $rc >$R/baked/$b.rc
+	rc=$(stock_run "$obj" $R/baked "$b")
 	say "baked $b: stock libbpf rc $rc, $(grep -c '"event"' $R/baked/$b.out) events"
 done
 
