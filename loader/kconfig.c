@@ -476,14 +476,16 @@ static int rewrite_elf(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
 	Elf_Scn *symscn, *btfscn, *strscn, *scn;
 	Elf_Data *sd, *d;
 	GElf_Shdr sh;
-	size_t shstrndx, idx, nsyms;
+	size_t shstrndx, idx;
 	char *names = NULL;
 	Elf *elf;
 	int i, ret = -EINVAL;
 
 	elf = elf_begin(fd, ELF_C_RDWR, NULL);
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
-		return bfail(b, "libelf: %s", elf_errmsg(-1));
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
+		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
+		goto out;
+	}
 	if (find_scn(elf, shstrndx, BAKED_SEC, 0)) {
 		ret = bfail(b, "the object already has a section %s", BAKED_SEC);
 		goto out;
@@ -496,7 +498,6 @@ static int rewrite_elf(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
 		ret = bfail(b, "no symbol table or .BTF section");
 		goto out;
 	}
-	nsyms = sh.sh_size / sh.sh_entsize;
 
 	/* the section's name, appended to the section name table */
 	if (!(d = elf_getdata(strscn, NULL)) || !gelf_getshdr(strscn, &sh)) {
@@ -549,7 +550,6 @@ static int rewrite_elf(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
 		gelf_update_sym(sd, e->sym, &sym);
 	}
 	elf_flagdata(sd, ELF_C_SET, ELF_F_DIRTY);
-	(void)nsyms;
 
 	d = elf_getdata(btfscn, NULL);
 	if (!d) {
@@ -591,8 +591,10 @@ static int find_symbols(struct bake *b, const unsigned char *buf, size_t size)
 	size_t shstrndx, n, k;
 	int i, ret = 0;
 
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
-		return bfail(b, "libelf: %s", elf_errmsg(-1));
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
+		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
+		goto out;
+	}
 	scn = find_scn(elf, shstrndx, NULL, SHT_SYMTAB);
 	if (!scn || !gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
 	    !(d = elf_getdata(scn, NULL))) {
