@@ -55,7 +55,8 @@ static void usage(FILE *f)
 "\n"
 "Options:\n"
 TARGET_HELP
-"  --json           machine-readable output (explain)\n"
+"  --json           machine-readable output (explain; reloc: what was\n"
+"                   applied, the output, the .kconfig externs baked)\n"
 "  -o, --output OUT output object (reloc)\n"
 "  --kernel-release REL  (reloc) bake .kconfig externs for the kernel whose\n"
 "                   `uname -r` is REL (default with --kconfig: --release)\n"
@@ -180,8 +181,11 @@ static void print_text(const struct rc_object *obj, const char *target,
 	}
 }
 
+/* @output, @baked (reloc): the file written, the .kconfig externs baked
+ * (-1: none asked for). */
 static void print_json(const struct rc_object *obj, const char *target,
-		       const struct rc_result *res, size_t n)
+		       const struct rc_result *res, size_t n,
+		       const char *output, int baked)
 {
 	size_t i;
 
@@ -189,6 +193,12 @@ static void print_json(const struct rc_object *obj, const char *target,
 	json_str(stdout, rc_object_name(obj));
 	printf(",\"target\":");
 	json_str(stdout, target);
+	if (output) {
+		printf(",\"output\":");
+		json_str(stdout, output);
+	}
+	if (baked >= 0)
+		printf(",\"kconfig_baked\":%d", baked);
 	printf(",\"relocations\":[");
 	for (i = 0; i < n; i++) {
 		const struct rc_result *r = &res[i];
@@ -251,7 +261,7 @@ static int cmd_explain(int argc, char **argv)
 		ret = 1;
 	n = rc_object_relo_count(obj);
 	if (o.json)
-		print_json(obj, o.t.what, res, n);
+		print_json(obj, o.t.what, res, n, NULL, -1);
 	else
 		print_text(obj, o.t.what, res, n);
 	for (i = 0; i < n && !ret; i++)
@@ -264,7 +274,8 @@ static int cmd_explain(int argc, char **argv)
 	return ret;
 }
 
-/* reloc --kernel-release/--kconfig: replace *@obj by its baked copy. */
+/* reloc --kernel-release/--kconfig: replace *@obj by its baked copy;
+ * the number of externs baked, or -1. */
 static int bake(struct rc_object **obj, struct opts *o, struct rc_target *t)
 {
 	struct rc_kconfig kc = { .release = o->kernel_release };
@@ -292,12 +303,14 @@ static int bake(struct rc_object **obj, struct opts *o, struct rc_target *t)
 		rc_object_name(baked), n, kc.release ? kc.release : "the given config");
 	rc_object_free(*obj);
 	*obj = baked;
-	return 0;
+	return n;
 }
 
 static int cmd_reloc(int argc, char **argv)
 {
+	const struct rc_result *res = NULL;
 	struct rc_error err = { "" };
+	int baked = -1;
 	struct rc_object *obj;
 	struct rc_target *t;
 	struct opts o;
@@ -315,13 +328,15 @@ static int cmd_reloc(int argc, char **argv)
 		return 1;
 	}
 	t = target_open(&o.t);
-	if (t && (o.kernel_release || o.kconfig) && bake(&obj, &o, t))
+	if (t && (o.kernel_release || o.kconfig) && (baked = bake(&obj, &o, t)) < 0)
 		goto out;
-	if (t && !rc_object_relocate(obj, t, NULL, &err) &&
+	if (t && !rc_object_relocate(obj, t, &res, &err) &&
 	    !rc_object_write(obj, o.out, &err))
 		ret = 0;
 	else if (t)
 		fprintf(stderr, "relocore: %s\n", err.msg);
+	if (!ret && o.json)
+		print_json(obj, o.t.what, res, rc_object_relo_count(obj), o.out, baked);
 out:
 	rc_target_free(t);
 	rc_object_free(obj);

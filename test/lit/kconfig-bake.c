@@ -16,6 +16,9 @@
 // RUN: %relocore reloc %t.o --btf %t.target.o --kernel-release 6.1.0-27-cloud-amd64 \
 // RUN:   --kconfig %t.config.gz -o %t.baked2.o
 // RUN: cmp %t.baked.o %t.baked2.o
+// RUN: %relocore reloc %t.o --btf %t.target.o --kernel-release 6.1.0-27-cloud-amd64 \
+// RUN:   --kconfig %t.config.gz -o %t.baked3.o --json | FileCheck %s --check-prefix=JSON
+// RUN: cmp %t.baked.o %t.baked3.o
 // stock libbpf (bpftool) opens it: a .rodata.kconfig data map, no externs
 // RUN: bpftool gen skeleton %t.baked.o name baked | FileCheck %s --check-prefix=SKEL --implicit-check-not=baked.kconfig
 // a target without bpf_get_attach_cookie and sys_bpf wrapper; release
@@ -60,6 +63,7 @@ enum bpf_func_id { BPF_FUNC_unspec, BPF_FUNC_map_lookup_elem };
 enum bpf_func_id some_var;
 #endif
 char LICENSE[] SEC("license") = "GPL";
+// JSON: "output":"{{.*}}baked3.o","kconfig_baked":13,"relocations":[]
 // NOTE: relocore: {{.*}}.o: 13 .kconfig extern(s) baked for 6.1.0-27-cloud-amd64
 // VAL-DAG: CONFIG_BPF_SYSCALL OBJECT GLOBAL @{{[0-9]+}} = 01
 // VAL-DAG: CONFIG_HEX OBJECT GLOBAL @{{[0-9]+}} = aa 00 00 ff 7f 00 00 00
