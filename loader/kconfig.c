@@ -90,23 +90,27 @@ int rc_kernel_version(const char *release, uint32_t *version)
 	return 0;
 }
 
-/* The kcfg type of BTF type @id (libbpf's classification). */
+/*
+ * The kcfg type of BTF type @id (libbpf's classification), with its size
+ * and alignment.  Computed here, not with btf__resolve_size() and
+ * btf__align_of(): those do not stop on an array that contains itself.
+ */
 static enum kcfg_type kcfg_type(const struct btf *btf, uint32_t id,
-				bool *is_signed)
+				bool *is_signed, uint32_t *size, uint32_t *align)
 {
-	const struct btf_type *t = rc_skip_mods_typedefs(btf, id, &id);
+	const struct btf_type *t = rc_skip_mods_typedefs(btf, id, &id), *el;
 	const char *name;
 
 	if (!t)
 		return KCFG_UNKNOWN;
+	*size = *align = t->size;
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT: {
 		int enc = btf_int_encoding(t);
 
 		if (enc & BTF_INT_BOOL)
 			return t->size == 1 ? KCFG_BOOL : KCFG_UNKNOWN;
-		if (is_signed)
-			*is_signed = enc & BTF_INT_SIGNED;
+		*is_signed = enc & BTF_INT_SIGNED;
 		if (t->size == 1)
 			return KCFG_CHAR;
 		if (t->size < 1 || t->size > 8 || (t->size & (t->size - 1)))
@@ -119,9 +123,14 @@ static enum kcfg_type kcfg_type(const struct btf *btf, uint32_t id,
 			return KCFG_UNKNOWN;
 		return KCFG_TRISTATE;
 	case BTF_KIND_ARRAY:
-		if (!btf_array(t)->nelems ||
-		    kcfg_type(btf, btf_array(t)->type, NULL) != KCFG_CHAR)
+		/* of chars (1-byte, not bool), of a sane length */
+		el = rc_skip_mods_typedefs(btf, btf_array(t)->type, NULL);
+		if (!btf_array(t)->nelems || btf_array(t)->nelems > (1u << 16) ||
+		    !el || !btf_is_int(el) || el->size != 1 ||
+		    (btf_int_encoding(el) & BTF_INT_BOOL))
 			return KCFG_UNKNOWN;
+		*size = btf_array(t)->nelems;
+		*align = 1;
 		return KCFG_CHAR_ARR;
 	default:
 		return KCFG_UNKNOWN;
@@ -338,7 +347,7 @@ static int collect(struct bake *b)
 	for (i = 0; i < b->nr_ext; i++, vs++) {
 		const struct btf_type *v = btf__type_by_id(b->btf, vs->type);
 		struct kcfg_ext *e = &b->ext[i];
-		int sz, al;
+		uint32_t sz = 0, al = 0;
 
 		if (!v || !btf_is_var(v))
 			return bfail(b, "entry %d (type [%u]) is not a VAR", i, vs->type);
@@ -349,10 +358,8 @@ static int collect(struct bake *b)
 			return bfail(b, "VAR [%u] has no name", vs->type);
 		if (btf_var(v)->linkage != BTF_VAR_GLOBAL_EXTERN)
 			return bfail(b, "%s: VAR [%u] is not an extern", e->name, vs->type);
-		e->type = kcfg_type(b->btf, v->type, &e->is_signed);
-		sz = btf__resolve_size(b->btf, v->type);
-		al = btf__align_of(b->btf, v->type);
-		if (e->type == KCFG_UNKNOWN || sz <= 0 || al <= 0)
+		e->type = kcfg_type(b->btf, v->type, &e->is_signed, &sz, &al);
+		if (e->type == KCFG_UNKNOWN)
 			return bfail(b, "%s: type [%u] is not a kconfig type (bool, char, int, libbpf_tristate, char[])",
 				     e->name, v->type);
 		e->size = sz;
@@ -360,6 +367,8 @@ static int collect(struct bake *b)
 		off = (off + al - 1) / al * al;
 		e->off = off;
 		off += sz;
+		if (off > (1u << 20))
+			return bfail(b, "%s: the externs take more than 1 MiB", e->name);
 		e->sym = -1;
 	}
 	b->data_size = (off + 7) / 8 * 8;
