@@ -190,9 +190,9 @@ private:
                            SmallVectorImpl<Instruction *> &Dead);
   bool probeRoot(Node *N);
   int memberPathAt(DICompositeType *C, StructType *ST, uint64_t Bits,
-                   SmallVectorImpl<Step> &Path, std::string &Name);
+                   SmallVectorImpl<Step> &Path);
   bool memberPathOf(DICompositeType *C, StructType *ST, GEPOperator *GO,
-                    SmallVectorImpl<Step> &Path, std::string &Name);
+                    SmallVectorImpl<Step> &Path);
   bool rewriteContainerOf(Function &F);
   Value *probeRead(IRBuilder<> &B, Function &F, Type *Ty, Value *Src,
                    Value *Size = nullptr, Value *Dst = nullptr);
@@ -638,23 +638,27 @@ Node *Rewriter::analyzeCast(BitCastInst *BC) {
   return R;
 }
 
+// "task_struct.sched.stats[2]": steps appended to S, as remarks show them
+// (anonymous members leave no name).
+static void appendSteps(std::string &S, ArrayRef<Step> Steps) {
+  for (const Step &St : Steps) {
+    if (St.K == Step::Array)
+      S += St.Name;
+    else if (!St.Name.empty())
+      S += "." + St.Name;
+  }
+}
+
 std::string Rewriter::accessString(Node *N, const Step *Extra) {
   SmallVector<Node *, 4> Chain;
   for (Node *X = N; X; X = X->ChainsToParent ? X->Parent : nullptr)
     Chain.push_back(X);
   std::string S = Chain.back()->RootDI ? Chain.back()->RootDI->getName().str()
                                        : std::string("?");
-  auto Add = [&](const Step &St) {
-    if (St.K == Step::Array)
-      S += St.Name;
-    else if (!St.Name.empty())
-      S += "." + St.Name;
-  };
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
-    for (const Step &St : (*It)->Steps)
-      Add(St);
+    appendSteps(S, (*It)->Steps);
   if (Extra)
-    Add(*Extra);
+    appendSteps(S, *Extra);
   return S;
 }
 
@@ -898,16 +902,15 @@ bool Rewriter::rewriteBitfieldLoad(Node *N, LoadInst *L, bool Probe,
 // member of non-zero size that starts there.  1 when there is one such
 // member, 0 when none, -1 when several at the same depth (ambiguous).
 int Rewriter::memberPathAt(DICompositeType *C, StructType *ST, uint64_t Bits,
-                           SmallVectorImpl<Step> &Path, std::string &Name) {
+                           SmallVectorImpl<Step> &Path) {
   struct Level {
     DICompositeType *C;
     StructType *ST;
     uint64_t Base;
     SmallVector<Step, 4> Path;
-    std::string Name;
   };
   SmallVector<Level, 4> Cur, Next;
-  Cur.push_back({C, ST, 0, {}, C->getName().str()});
+  Cur.push_back({C, ST, 0, {}});
   for (int Depth = 0; Depth < 8 && !Cur.empty(); ++Depth, Cur.swap(Next)) {
     Next.clear();
     int Found = 0;
@@ -923,12 +926,10 @@ int Rewriter::memberPathAt(DICompositeType *C, StructType *ST, uint64_t Bits,
         if (!Sz || Bits < Off || Bits >= Off + Sz)
           continue;
         Step St{Step::Struct, L.ST, K, (unsigned)I, L.C, Mb->getName().str()};
-        std::string N = L.Name + "." + (St.Name.empty() ? "(anon)" : St.Name);
         if (Off == Bits) {
           if (Found++ == 0) {
             Path.assign(L.Path.begin(), L.Path.end());
             Path.push_back(St);
-            Name = N;
           }
           continue;
         }
@@ -937,7 +938,7 @@ int Rewriter::memberPathAt(DICompositeType *C, StructType *ST, uint64_t Bits,
         auto *MC = dyn_cast_or_null<DICompositeType>(stripDI(Mb->getBaseType()));
         auto *MST = dyn_cast<StructType>(L.ST->getElementType(K));
         if (MC && MST && MC->getTag() == dwarf::DW_TAG_structure_type) {
-          Level X{MC, MST, Off, L.Path, N};
+          Level X{MC, MST, Off, L.Path};
           X.Path.push_back(St);
           Next.push_back(std::move(X));
         }
@@ -969,8 +970,7 @@ static GEPOperator *offsetofExpr(Value *V) {
 
 // The access path of offsetof's GEP GO (struct members only) on record C.
 bool Rewriter::memberPathOf(DICompositeType *C, StructType *ST, GEPOperator *GO,
-                            SmallVectorImpl<Step> &Path, std::string &Name) {
-  Name = C->getName().str();
+                            SmallVectorImpl<Step> &Path) {
   if (!isZero(GO->getOperand(1)))
     return false;
   for (unsigned I = 2; I < GO->getNumOperands(); ++I) {
@@ -984,7 +984,6 @@ bool Rewriter::memberPathOf(DICompositeType *C, StructType *ST, GEPOperator *GO,
       return false;
     auto *Mb = cast<DIDerivedType>(C->getElements()[DIIdx]);
     Path.push_back({Step::Struct, ST, K, (unsigned)DIIdx, C, Mb->getName().str()});
-    Name += "." + (Mb->getName().empty() ? std::string("(anon)") : Mb->getName().str());
     C = dyn_cast_or_null<DICompositeType>(stripDI(Mb->getBaseType()));
     ST = dyn_cast<StructType>(ST->getElementType(K));
   }
@@ -1027,7 +1026,6 @@ bool Rewriter::rewriteContainerOf(Function &F) {
     if (!C || C->getTag() != dwarf::DW_TAG_structure_type)
       continue;
     SmallVector<Step, 4> Path;
-    std::string Name;
     uint64_t K;
     int R = 0;
     if (GEPOperator *GO = offsetofExpr(G->getOperand(1))) {
@@ -1038,12 +1036,12 @@ bool Rewriter::rewriteContainerOf(Function &F) {
           !GO->accumulateConstantOffset(DL, Off))
         continue;
       K = Off.getZExtValue();
-      R = memberPathOf(C, ST, GO, Path, Name) ? 1 : 0;
+      R = memberPathOf(C, ST, GO, Path) ? 1 : 0;
     } else {
       K = -cast<ConstantInt>(G->getOperand(1))->getSExtValue();
     }
     if (!R)
-      R = memberPathAt(C, ST, K * 8, Path, Name);
+      R = memberPathAt(C, ST, K * 8, Path);
     if (R <= 0) {
       missed(BC, "container_of: " + Twine(R ? "several members" : "no member") +
                      " of '" + C->getName() + "' at offset " + Twine(K) +
@@ -1060,6 +1058,8 @@ bool Rewriter::rewriteContainerOf(Function &F) {
     BC->setOperand(0, NG);
     if (G->use_empty())
       G->eraseFromParent();
+    std::string Name = C->getName().str();
+    appendSteps(Name, Path);
     remark(BC, "relocated container_of offset " + Name);
     ++NumRelocated;
     Changed = true;

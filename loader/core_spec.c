@@ -99,17 +99,10 @@ const struct btf_type *rc_skip_mods_typedefs(const struct btf *btf,
  */
 size_t rc_essential_name_len(const char *name)
 {
-	size_t n = strlen(name);
-	ssize_t i;
+	size_t len;
 
-	for (i = (ssize_t)n - 5; i >= 0; i--) {
-		const char *p = name + i;
-
-		if (p[0] != '_' && p[1] == '_' && p[2] == '_' && p[3] == '_' &&
-		    p[4] != '_')
-			return i + 1;
-	}
-	return n;
+	rc_essential_name_hash(name, &len);
+	return len;
 }
 
 uint32_t rc_essential_name_hash(const char *name, size_t *len)
@@ -119,7 +112,7 @@ uint32_t rc_essential_name_hash(const char *name, size_t *len)
 
 	for (j = 0; name[j]; j++) {
 		/* a separator "___" at j: after a non-'_', before a non-'_'
-		 * character (rc_essential_name_len); the last one wins */
+		 * character; the last one wins */
 		if (j && name[j] == '_' && name[j - 1] != '_' && name[j + 1] == '_' &&
 		    name[j + 2] == '_' && name[j + 3] && name[j + 3] != '_') {
 			sep = j;

@@ -100,17 +100,18 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 	if [ "$demo" = 1 ]; then cat "$d/check.txt"; else grep -v '^  note:' "$d/check.txt"; fi
 	secs=$(($(date +%s) - b0))
 	echo "$k ${secs}s boot+check (guest $(cut -d. -f1 "$d/boot-seconds")s)" >"$out/$k.matrix.time"
-	python3 - "$d/summary.json" "${secs}s" <<'PY'
+	# the time goes into the summary; its status into the closing line
+	python3 - "$d/summary.json" "${secs}s" "$k" <<'PY'
 import json, sys
-p, t = sys.argv[1], sys.argv[2]
+p, t, k = sys.argv[1:4]
 try:
     d = json.load(open(p))
 except Exception:
     d = {"status": "FAIL"}
 d["time"] = t
 json.dump(d, open(p, "w"))
+print(f"== vm/{k}: {d.get('status', 'FAIL')} in {t}")
 PY
-	echo "== vm/$k: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("status","FAIL"))' "$d/summary.json") in ${secs}s"
 	return $rc
 }
 finish() { # print the finished kernels' output, in the order they end
@@ -123,17 +124,18 @@ finish() { # print the finished kernels' output, in the order they end
 	done
 }
 launched=()
-for k in "${names[@]}"; do rm -f "$out/$k.matrix.rc" "$out/$k.matrix.log" "$out/$k.matrix.time"; done
+for k in "${names[@]}"; do
+	rm -f "$out/$k/summary.json" "$out/$k.matrix.rc" "$out/$k.matrix.log" "$out/$k.matrix.time"
+	summaries+=("$out/$k/summary.json")
+done
 declare -A done_k
 running=0
 # the longest guests of the last run first (better packed lanes)
-for k in "${names[@]}"; do summaries+=("$out/$k/summary.json"); done
 mapfile -t order < <(for k in "${names[@]}"; do
 	echo "$(cut -d. -f1 "$out/$k/boot-seconds" 2>/dev/null || echo 999) $k"
 done | sort -s -k1,1nr | awk '{print $2}')
 for k in "${order[@]}"; do
 	echo "== vm/$k: fetch, initramfs"
-	rm -f "$out/$k/summary.json" "$out/$k.matrix.rc"
 	if ! "$VM_DIR/kernel.sh" "$k" >/dev/null; then
 		echo "FAIL: vm/$k/fetch: vm/kernel.sh $k failed"; fails=$((fails + 1)); continue
 	fi

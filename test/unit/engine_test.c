@@ -247,25 +247,30 @@ static void test_bad_access(struct btf *local, const struct rc_target *tgt, stru
 	pass_row(row);
 }
 
-/* The candidate index hashes essential names in one pass: it must agree
- * with rc_essential_name_len (libbpf's flavor rule) + rc_name_hash. */
+/* Essential names (libbpf's flavor rule: the last "___" between two
+ * non-'_' characters ends it), and the one-pass hash the candidate index
+ * uses: it must equal rc_name_hash of that prefix. */
 static void test_essential_hash(void)
 {
-	static const char *const names[] = {
-		"task_struct", "task_struct___old", "a___b___c", "___x", "x___",
-		"x____y", "x___y_", "__", "", "a___", "a___b", "a____b", "_a___b",
-		"a___b____", "a___bc___d", "a_b__c___d", "a___b___", "a___b___c_",
+	static const struct { const char *name; size_t len; } rows[] = {
+		{ "task_struct", 11 }, { "task_struct___old", 11 }, { "a___b___c", 5 },
+		{ "___x", 4 }, { "x___", 4 }, { "x____y", 6 }, { "x___y_", 1 },
+		{ "__", 2 }, { "", 0 }, { "a___", 4 }, { "a___b", 1 }, { "a____b", 6 },
+		{ "_a___b", 2 }, { "a___b____", 1 }, { "a___bc___d", 6 },
+		{ "a_b__c___d", 6 }, { "a___b___", 1 }, { "a___b___c_", 5 },
 	};
 	size_t i, len, want;
 	int bad = 0;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		uint32_t h = rc_essential_name_hash(names[i], &len);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *n = rows[i].name;
+		uint32_t h = rc_essential_name_hash(n, &len);
 
-		want = rc_essential_name_len(names[i]);
-		if (len != want || h != rc_name_hash(names[i], want)) {
-			fail_row("essential-name-hash", "'%s': len %zu (want %zu), hash %08x (want %08x)",
-				 names[i], len, want, h, rc_name_hash(names[i], want));
+		want = rows[i].len;
+		if (len != want || rc_essential_name_len(n) != want ||
+		    h != rc_name_hash(n, want)) {
+			fail_row("essential-name-hash", "'%s': len %zu/%zu (want %zu), hash %08x (want %08x)",
+				 n, len, rc_essential_name_len(n), want, h, rc_name_hash(n, want));
 			bad = 1;
 		}
 	}

@@ -504,18 +504,23 @@ class Kernel:
             self.row["taskwatch"] = {k: e.get(k) for k in ("pid", "ppid", "kver", "exit_signal", "comm")}
         return errs
 
+    def stockload_run(self, base):
+        """a stockload run's (out lines, stderr, rc, errors): an error when
+        it did not load, with stockload's own last message"""
+        out, err = read_jsonl(base + ".out"), slurp(base + ".err")
+        rc = slurp(base + ".rc").strip()
+        errs = []
+        if rc != "0" or next((r for r in out if "object" in r), None) is None:
+            last = [l for l in err.splitlines() if l.startswith("stockload")]
+            errs.append(f"stockload rc {rc or 'missing'}: " + (last[-1][:140] if last else "no output"))
+        return out, err, rc, errs
+
     def check_stock(self, ex):
         """the plugin-compiled object loaded by stock libbpf alone (stockload):
         libbpf's CO-RE decisions == relocore's in this guest, .kconfig filled,
         the events read the same exact values"""
-        base = os.path.join(self.res, "stock", ex)
-        out, err = read_jsonl(base + ".out"), slurp(base + ".err")
-        rc = slurp(base + ".rc").strip()
-        errs = []
+        out, err, rc, errs = self.stockload_run(os.path.join(self.res, "stock", ex))
         head = next((r for r in out if "object" in r), None)
-        if head is None or rc != "0":
-            last = [l for l in err.splitlines() if l.startswith("stockload")]
-            errs.append(f"stockload rc {rc or 'missing'}: " + (last[-1][:140] if last else "no output"))
         patched = {int(m.group(2)): int(m.group(4)) for m in LIBBPF_PATCHED.finditer(err)}
         poisoned = {int(m.group(2)) for m in LIBBPF_POISONED.finditer(err)}
         try:
@@ -559,12 +564,7 @@ class Kernel:
         if not os.path.exists(base + ".rc"):
             self.result("baked/taskwatch", ["no baked object was run in the guest"])
             return
-        out, err = read_jsonl(base + ".out"), slurp(base + ".err")
-        rc = slurp(base + ".rc").strip()
-        errs = []
-        if rc != "0":
-            last = [l for l in err.splitlines() if l.startswith("stockload")]
-            errs.append(f"stockload rc {rc}: " + (last[-1][:140] if last else "no output"))
+        out, err, rc, errs = self.stockload_run(base)
         if LIBBPF_PATCHED.search(err) or LIBBPF_POISONED.search(err):
             errs.append("libbpf still did CO-RE relocations (the object was relocated on the host)")
         kc = next((r for r in out if "kconfig" in r), None)
