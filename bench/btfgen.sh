@@ -6,6 +6,7 @@
 # Prints numbers, asserts nothing.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/cache.sh"
+need bpftool bpftool
 cd "$RC_ROOT"
 out=build/bench/btfgen
 mkdir -p "$out"

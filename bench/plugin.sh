@@ -19,6 +19,7 @@ set -euo pipefail
 cg=0
 if [ "${1:-}" = --callgrind ]; then cg=1; shift; fi
 source "$(dirname "$0")/../scripts/cache.sh"
+need valgrind valgrind
 rounds=${1:-5}
 plugin="$RC_BUILD/lib/relocore-pass.so"
 [ -f "$plugin" ] || { echo "bench/plugin: build first (make)" >&2; exit 1; }

@@ -6,6 +6,7 @@
 # Not a test: it prints numbers and asserts nothing.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/cache.sh"
+need valgrind valgrind
 cd "$RC_ROOT"
 out=build/bench
 mkdir -p "$out"

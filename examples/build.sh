@@ -22,6 +22,9 @@ out=$1
 shift
 mkdir -p "$out"
 
+need clang clang
+need bpftool bpftool
+need /usr/include/bpf/bpf_helpers.h libbpf-dev
 CLANG=${CLANG:-clang}
 BPFTOOL=${BPFTOOL:-bpftool}
 

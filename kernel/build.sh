@@ -72,7 +72,7 @@ if [ -n "$upto" ]; then
 fi
 
 # --- the pinned source ----------------------------------------------------------
-[ -f "$TARBALL" ] || die "$TARBALL is missing: apt-get install linux-source-6.1"
+need /usr/src/linux-source-6.1.tar.xz linux-source-6.1
 pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
 # the version inside the tarball (read once per tarball: it takes a while)
 verfile="$RC_CACHE/kernel/version-$(stat -c '%s-%Y' "$TARBALL")"
@@ -106,10 +106,15 @@ if [ "$mode" = build ] && [ -s "$out/bzImage" ] && [ -f "$out/.done" ]; then
 	exit 0
 fi
 
-command -v pahole >/dev/null || die "pahole is missing (CONFIG_DEBUG_INFO_BTF): apt-get install dwarves"
-for t in flex bison bc gcc make; do
-	command -v "$t" >/dev/null || die "$t is missing (apt-get install flex bison bc gcc make libelf-dev libssl-dev)"
-done
+need pahole dwarves
+need flex flex
+need bison bison
+need bc bc
+need gcc gcc
+need make make
+need git git
+need /usr/include/openssl/ssl.h libssl-dev
+need /usr/include/gelf.h libelf-dev
 
 mkdir -p "$kdir/out"
 exec 8>"$kdir/.tree.lock"

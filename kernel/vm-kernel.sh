@@ -15,6 +15,9 @@
 # should key it with this.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../scripts/need.sh
+source "$here/../scripts/need.sh"
+need depmod kmod
 
 keyonly=
 if [ "${1:-}" = --key ]; then keyonly=1; shift; set -- "$1" /dev/null; fi

@@ -3,6 +3,8 @@ RC_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/relocore"
 mkdir -p "$RC_CACHE"
 RC_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RC_BUILD="$RC_ROOT/build"
+# shellcheck source=need.sh
+source "$RC_ROOT/scripts/need.sh"
 
 # rc_linux_src: extract (once) the parts of Debian's linux-source-6.1 tarball
 # that tests need, into the cache; prints the tree's path.  Pinned to 6.1.
@@ -24,4 +26,15 @@ rc_linux_src() {
 	v=$(awk '/^VERSION/{a=$3}/^PATCHLEVEL/{b=$3}/^SUBLEVEL/{c=$3}END{print a"."b"."c}' "$dir/Makefile")
 	case "$v" in 6.1.*) ;; *) echo "linux-source is $v, expected 6.1.x" >&2; return 1;; esac
 	echo "$dir"
+}
+
+# rc_cold_notice WHAT: say, before a long run, what a first run on this
+# machine costs and what a warm one does (the cache decides which)
+rc_cold_notice() {
+	if ls "$RC_CACHE"/kernel/out/*/.done >/dev/null 2>&1 && ls "$RC_CACHE"/kernels/*/vmlinuz >/dev/null 2>&1; then
+		echo "$1: warm cache ($RC_CACHE): kernels built and fetched before; about 5-10 minutes on 2 cores"
+	else
+		echo "$1: cold cache ($RC_CACHE): the first run downloads Debian's kernels and builds our patched"
+		echo "$1:   kernels (about 8 minutes each on 2 cores, several of them): 45-70 minutes; later runs 5-10 minutes"
+	fi
 }

@@ -8,6 +8,7 @@ source "$(dirname "$0")/cache.sh"
 cd "$RC_ROOT"
 
 suites=(
+	"deps:bash test/deps/run.sh"
 	"unit:build/bin/engine_test"
 	"lit:bash test/lit/run.sh"
 	"fuzz-smoke:bash test/fuzz/smoke.sh"
@@ -22,6 +23,13 @@ suites=(
 
 log_dir="$RC_BUILD/test-logs"
 mkdir -p "$log_dir"
+t_all=$(date +%s)
+rc_cold_notice check
+
+# progress: the lines of a suite's log that say what a long step is doing
+# (downloads, kernel builds with their 30 s ticker, guests), and a line of
+# our own after every 2 minutes without one
+progress_re='^(kernel\[[^]]*\]: (downloading|unpacking|building|built|extracting|applying|configuring|ready|  \.\.\.)|kernel-btf: extracting|cache: |deps: |matrix: (compiling|kernels)|== vm/|vm\[[^]]*\]: (booting|guest finished|no results)|examples: generating)'
 passed=0
 failed=0
 for s in "${suites[@]}"; do
@@ -29,8 +37,17 @@ for s in "${suites[@]}"; do
 	cmd=${s#*:}
 	echo "== suite $name: $cmd"
 	start=$(date +%s)
-	bash -c "$cmd" >"$log_dir/$name.log" 2>&1
-	rc=$?
+	: >"$log_dir/$name.log"
+	(
+		while sleep 120; do
+			echo "   | $name: $(( $(date +%s) - start ))s so far; last: $(tail -n1 "$log_dir/$name.log" | cut -c1-100)"
+		done
+	) &
+	ticker=$!
+	bash -c "$cmd" 2>&1 | tee "$log_dir/$name.log" | grep --line-buffered -E "$progress_re" | sed -u 's/^/   | /'
+	rc=${PIPESTATUS[0]}
+	kill "$ticker" 2>/dev/null
+	wait "$ticker" 2>/dev/null
 	p=$(grep -c '^PASS: ' "$log_dir/$name.log")
 	f=$(grep -c '^FAIL: ' "$log_dir/$name.log")
 	grep -E '^(FAIL: |== )' "$log_dir/$name.log" | head -40
@@ -47,5 +64,6 @@ for s in "${suites[@]}"; do
 	passed=$((passed + p))
 	failed=$((failed + f))
 done
+echo "check: all suites in $(( $(date +%s) - t_all ))s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,6 +16,7 @@ cd "$RC_ROOT"
 for b in bin/relocore bin/relocore-static lib/relocore-pass.so; do
 	[ -e "$RC_BUILD/$b" ] || { echo "demo: build/$b is missing: run make" >&2; exit 1; }
 done
+rc_cold_notice demo
 echo "demo: compiling the examples once, on the host: examples/build.sh build/examples"
 rm -rf "$RC_BUILD/examples"
 bash examples/build.sh "$RC_BUILD/examples"

@@ -19,6 +19,7 @@ name=$1 out=$2
 initrd=${3:-}
 log() { echo "vm[$name]: $*"; }
 
+need qemu-system-x86_64 qemu-system-x86
 kdir=$("$VM_DIR/kernel.sh" "$name")
 [ -n "$initrd" ] || initrd=$("$VM_DIR/initramfs.sh" "$name")
 tmo=${RC_VM_TIMEOUT:-150}

@@ -39,6 +39,12 @@ cache="$RC_CACHE/initramfs"
 mkdir -p "$cache"
 examples="${RC_VM_EXAMPLES:-$RC_BUILD/examples}"
 relocore="$RC_BUILD/bin/relocore-static"
+need busybox busybox-static
+need cpio cpio
+need file file
+need modprobe kmod
+need gcc gcc
+need /usr/lib/x86_64-linux-gnu/libc.a libc6-dev
 busybox=$(command -v busybox)
 [ -x "$relocore" ] || { log "no $relocore (build first: make -C build)"; exit 1; }
 ls "$examples"/*.bpf.o >/dev/null 2>&1 || { log "no objects in $examples (examples/build.sh $examples)"; exit 1; }

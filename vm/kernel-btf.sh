@@ -20,6 +20,13 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 [ $# -eq 1 ] || { echo "usage: $0 NAME (a kernel of $here/kernels.list)" >&2; exit 2; }
 log() { echo "kernel-btf: $*" >&2; }
+# shellcheck source=../scripts/need.sh
+source "$here/../scripts/need.sh"
+need objcopy binutils
+need xz xz-utils
+need zstd zstd
+need lz4 lz4
+need bzip2 bzip2
 
 if [ -n "${RC_KERNEL_PKG:-}" ]; then
 	export "RC_KERNEL_PKG_$(tr -c 'A-Za-z0-9\n' _ <<<"$1")=$RC_KERNEL_PKG"

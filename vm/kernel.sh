@@ -22,6 +22,7 @@ name=$1
 read -r kind spec _btf < <(vm_entry "$name")
 log() { echo "kernel[$name]: $*" >&2; }
 
+need depmod kmod
 mkdir -p "$RC_CACHE/kernels"
 
 case "$kind" in

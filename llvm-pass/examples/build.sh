@@ -13,6 +13,7 @@ source "$here/../../scripts/cache.sh"
 [ $# -ge 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
 out=$1
 mkdir -p "$out"
+need clang clang
 plugin="$RC_BUILD/lib/relocore-pass.so"
 [ -f "$plugin" ] || { echo "llvm-pass/examples: build the plugin first (make)" >&2; exit 1; }
 # examples/build.sh generates (or finds) the cached vmlinux.h; reuse it.

@@ -18,6 +18,11 @@
 # exits non-zero if any row failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../../scripts/need.sh
+source "$here/../../scripts/need.sh"
+need clang clang
+need llvm-objcopy llvm
+need /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a libclang-rt-14-dev
 root=$(cd "$here/../.." && pwd)
 work="$root/build/badinput"
 mkdir -p "$work/in" "$work/out"

@@ -30,6 +30,8 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../../scripts/cache.sh
 source "$here/../../scripts/cache.sh"
+need bpftool bpftool
+need /usr/lib/x86_64-linux-gnu/libbpf.a libbpf-dev
 
 RELOCORE=${RELOCORE:-$RC_BUILD/bin/relocore}
 KERNELS=${CROSSCHECK_KERNELS:-cloud-6.1 cloud-6.12 rt-6.12}

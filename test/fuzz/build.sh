@@ -14,6 +14,10 @@ set -uo pipefail
 
 FUZZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FUZZ_SRC="$FUZZ_ROOT/test/fuzz"
+# shellcheck source=../../scripts/need.sh
+source "$FUZZ_ROOT/scripts/need.sh"
+need clang clang
+need /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
 FUZZ_DIR="${FUZZ_DIR:-$FUZZ_ROOT/build/fuzz}"
 FUZZ_BIN="$FUZZ_DIR/relocore_fuzz"
 FUZZ_SEEDS="$FUZZ_DIR/seeds"

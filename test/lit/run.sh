@@ -2,7 +2,14 @@
 # Run the lit suite; print PASS:/FAIL: lines for scripts/check.sh.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../../scripts/need.sh
+source "$here/../../scripts/need.sh"
 lit=/usr/lib/llvm-14/build/utils/lit/lit.py
+need /usr/lib/llvm-14/build/utils/lit/lit.py llvm-14-tools
+need FileCheck-14 llvm-14-tools
+need python3 python3
+need llvm-readelf llvm
+need bpftool bpftool
 out=$(python3 "$lit" -v "$here" 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -vE '^(PASS|FAIL): ' 

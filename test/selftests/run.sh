@@ -24,6 +24,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../../scripts/cache.sh
 source "$here/../../scripts/cache.sh"
+need clang-16 clang-16
+need /usr/src/linux-source-6.1.tar.xz linux-source-6.1
 
 say() { echo "selftests: $*" >&2; }
 
