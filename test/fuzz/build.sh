@@ -41,7 +41,7 @@ fuzz_build_bin() {
 	if fuzz_stale "$FUZZ_BIN" "$FUZZ_ROOT"/loader/*.[ch] "$FUZZ_SRC/fuzz_object.c" \
 			"$FUZZ_SRC/build.sh"; then
 		echo "fuzz: building $FUZZ_BIN" >&2
-		# the engine and readers, not the CLI (loader/cli/)
+		# the engine and readers, not the CLI (cli/)
 		"$cc" -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE \
 			-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 			-DRC_FUZZ_TARGET_DEFAULT="\"$FUZZ_TARGET\"" \

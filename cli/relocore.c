@@ -343,24 +343,31 @@ out:
 	return ret;
 }
 
+/* The command table: adding a command is one row (and its own file). */
+static const struct cmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+} cmds[] = {
+	{ "explain", cmd_explain },
+	{ "reloc", cmd_reloc },
+	{ "run", cmd_run },
+	{ "btfgen", cmd_btfgen },
+	{ "archive", cmd_archive },
+};
+
 int main(int argc, char **argv)
 {
+	size_t i;
+
 	libbpf_set_print(NULL);
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	if (!strcmp(argv[1], "explain"))
-		return cmd_explain(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "reloc"))
-		return cmd_reloc(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "btfgen"))
-		return cmd_btfgen(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "archive"))
-		return cmd_archive(argc - 1, argv + 1);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].func(argc - 1, argv + 1);
 	fprintf(stderr, "relocore: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -15,7 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "../../btfgen/btfgen.h"
+#include "btfgen.h"
 #include "cli.h"
 
 #define SYSFS_VMLINUX "/sys/kernel/btf/vmlinux"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../btfgen/btfgen.h"
+#include "btfgen.h"
 #include "cli.h"
 
 static void btfgen_usage(FILE *f)
