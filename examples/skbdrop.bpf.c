@@ -49,6 +49,7 @@ enum drop_class {
 	DROP_CSUM = 2,
 	DROP_NETFILTER = 3,
 	DROP_QUEUE_PURGE = 4,
+	DROP_NO_REASON = 5,	/* the kernel records no drop reasons (< 5.17) */
 };
 
 struct drop_event {
@@ -93,10 +94,19 @@ SEC("tracepoint/skb/kfree_skb")
 int on_kfree_skb(struct trace_event_raw_kfree_skb *ctx)
 {
 	struct trace_event_raw_kfree_skb___new *ctx_new = (void *)ctx;
-	u32 reason = ctx->reason, key, subsys = 0, cls;
+	u32 reason = 0, key, subsys = 0, cls = DROP_NO_REASON;
 	struct drop_event *e;
 	u64 *cnt;
 
+	/* before 5.17 the tracepoint records no reason (and the kernel has no
+	 * enum skb_drop_reason): every IPv4 drop is reported as such, and the
+	 * reason code below is dead code the verifier prunes */
+	if (!bpf_core_field_exists(ctx->reason)) {
+		if (ctx->protocol != 0x0800)
+			return 0;
+		goto emit;
+	}
+	reason = ctx->reason;
 	if (bpf_core_type_exists(enum skb_drop_reason_subsys)) {
 		subsys = reason >> 16;
 		reason &= 0xffff;
@@ -113,7 +123,7 @@ int on_kfree_skb(struct trace_event_raw_kfree_skb *ctx)
 	cls = classify(reason);
 	if (subsys != 0 || cls == DROP_OTHER)
 		return 0;
-
+emit:
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e)
 		return 0;
@@ -124,7 +134,8 @@ int on_kfree_skb(struct trace_event_raw_kfree_skb *ctx)
 	e->subsys = subsys;
 	e->drop_class = cls;
 	e->protocol = ctx->protocol;	/* the tracepoint stored ntohs() already */
-	e->enum_size = bpf_core_type_size(enum skb_drop_reason);
+	e->enum_size = bpf_core_type_exists(enum skb_drop_reason) ?
+		       bpf_core_type_size(enum skb_drop_reason) : 0;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

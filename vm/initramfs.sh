@@ -183,16 +183,19 @@ fi
 # --- baked objects: relocated AND .kconfig-baked on the host for this kernel --
 # (relocore reloc --kernel-release REL --kconfig CONFIG): stock libbpf loads
 # them with no BTF and no CO-RE.  taskwatch.baked.o gets this kernel's
-# release, taskwatch.baked-5.10.o a pre-5.14 one, so the verifier must take
-# the branch whose relocation is poisoned on this kernel and refuse it.
+# release, taskwatch.baked-wrong-V.o a release on the other side of 5.14
+# (5.10.0 for a newer kernel, 6.1.0 for an older one), so the verifier must
+# take the branch whose relocation is poisoned on this kernel and refuse it.
 bbtf=$("$VM_DIR/kernel-btf.sh" "$name")
 bakedir="$cache/baked-$(vm_sha "$relocore" "$examples/taskwatch.bpf.o" "$bbtf" "$kdir/config" "$kdir/release")"
 baked=()
 if [ -s "$examples/taskwatch.bpf.o" ]; then
 	mkdir -p "$bakedir"
-	for v in "$rel" 5.10.0; do
+	wrong=5.10.0
+	[ "$(printf '%s\n' "$rel" 5.14 | sort -V | head -n1)" = 5.14 ] || wrong=6.1.0
+	for v in "$rel" "$wrong"; do
 		o="$bakedir/taskwatch.baked.o"
-		[ "$v" = "$rel" ] || o="$bakedir/taskwatch.baked-$v.o"
+		[ "$v" = "$rel" ] || o="$bakedir/taskwatch.baked-wrong-$v.o"
 		baked+=("$o")
 		[ -s "$o" ] && continue
 		log "baking taskwatch.bpf.o on the host: relocore reloc --btf <$name> --kernel-release $v --kconfig <$name config>"

@@ -27,33 +27,51 @@ mkdir -p "$RC_CACHE/kernels"
 
 case "$kind" in
 deb)
+	# SPEC is [SUITE/]REGEX: SUITE (bullseye, sid, ...) is fetched through a
+	# private apt configuration (vm/lib.sh: vm_apt), never the system's
+	suite=system re=$spec
+	case "$spec" in [a-z]*/*) suite=${spec%%/*}; re=${spec#*/} ;; esac
+	vm_apt "$suite"
 	pin_var="RC_KERNEL_PKG_$(tr -c 'A-Za-z0-9\n' _ <<<"$name")"
-	pkg="${!pin_var:-}"
-	# the package resolution (apt-cache search + apt-get --print-uris, ~4s)
-	# is remembered until the apt lists change
-	stamp=$(stat -c %Y /var/lib/apt/lists/*Packages* 2>/dev/null | sort -n | tail -n1)
+	pin="${!pin_var:-}"
+	# the package resolution (apt-cache search + apt-get --print-uris) is
+	# remembered until the apt lists change
+	stamp=$(vm_apt_stamp)
 	memo="$RC_CACHE/kernels/.resolved-$name"
-	want="$spec|$pkg|$stamp"
+	want="$spec|$pin|$stamp"
 	debname=
 	if [ -f "$memo" ] && [ "$(sed -n 1p "$memo")" = "$want" ]; then
 		pkg=$(sed -n 2p "$memo")
 		debname=$(sed -n 3p "$memo")
 	fi
 	if [ -z "$debname" ]; then
-		find_pkg() { apt-cache search --names-only "$spec" 2>/dev/null | awk '{print $1}' | grep -E "$spec" | sort -V | tail -n1; }
-		if [ -z "$pkg" ]; then
-			pkg=$(find_pkg)
-			if [ -z "$pkg" ]; then
-				log "no package matches $spec; running apt-get update once"
-				timeout 600 apt-get update -qq >&2 || true
-				pkg=$(find_pkg)
-				stamp=$(stat -c %Y /var/lib/apt/lists/*Packages* 2>/dev/null | sort -n | tail -n1)
-				want="$spec|${!pin_var:-}|$stamp"
+		find_pkgs() { apt-cache "${VM_APT[@]}" search --names-only "$re" 2>/dev/null | awk '{print $1}' | grep -E "$re" | sort -rV; }
+		if [ -n "$pin" ]; then
+			cands=$pin
+		else
+			cands=$(find_pkgs)
+			if [ -z "$cands" ]; then
+				log "no package matches $re ($suite); running apt-get update once"
+				vm_apt_update
+				cands=$(find_pkgs)
 			fi
 		fi
-		[ -n "$pkg" ] || { log "no package matches $spec"; exit 1; }
-		debname=$(timeout 120 apt-get download --print-uris "$pkg" 2>/dev/null | awk 'NR==1{print $2}')
-		[ -n "$debname" ] || { log "apt-get cannot locate $pkg"; exit 1; }
+		[ -n "$cands" ] || { log "no package matches $re ($suite)"; exit 1; }
+		# the lists may name packages the mirror no longer has (404): take
+		# the newest one whose .deb is really there, and say so
+		pkg= debname=
+		for c in $cands; do
+			uri=$(timeout 120 apt-get "${VM_APT[@]}" download --print-uris "$c" 2>/dev/null | awk 'NR==1{print $1}' | tr -d "'")
+			[ -n "$uri" ] || continue
+			if timeout 60 python3 -c 'import sys,urllib.request; urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="HEAD"), timeout=50)' "$uri" 2>/dev/null; then
+				pkg=$c
+				debname=$(basename "$uri")
+				break
+			fi
+			log "$c is listed but not downloadable (${uri##*/}): trying an older one"
+		done
+		[ -n "$pkg" ] || { log "none of the packages matching $re can be downloaded"; exit 1; }
+		[ "$pkg" = "$(head -n1 <<<"$cands")" ] || log "fell back to $pkg (newer ones are listed but missing; pin with $pin_var=PACKAGE)"
 		printf '%s\n%s\n%s\n' "$want" "$pkg" "$debname" >"$memo.$$" && mv "$memo.$$" "$memo"
 	fi
 	out="$RC_CACHE/kernels/$debname"
@@ -80,19 +98,42 @@ mkdir -p "$out"
 
 case "$kind" in
 deb)
-	log "downloading $debname"
-	(cd "$tmp" && timeout 900 apt-get download -q "$pkg" 2>&1 |
+	# one package (linux-image-REL-unsigned: boot/vmlinuz-REL, lib/modules)
+	# or the split layout of Debian 14 (linux-binary-unsigned-REL: the
+	# image under usr/lib/modules/REL/; linux-modules-REL, linux-base-REL:
+	# modules, config)
+	pkgs=("$pkg")
+	case "$pkg" in
+	linux-binary-unsigned-*) r=${pkg#linux-binary-unsigned-}; pkgs+=("linux-modules-$r" "linux-base-$r") ;;
+	esac
+	log "downloading ${pkgs[*]} ($suite)"
+	(cd "$tmp" && timeout 900 apt-get "${VM_APT[@]}" download -q "${pkgs[@]}" 2>&1 |
 		{ grep -v '^W: Download is performed unsandboxed' >&2 || true; })
-	deb=$(ls "$tmp"/*.deb | head -n1)
-	log "unpacking $(basename "$deb") ($(du -h "$deb" | cut -f1))"
-	timeout 600 dpkg -x "$deb" "$tmp/root"
-	img=$(ls "$tmp"/root/boot/vmlinuz-* | head -n1)
-	[ -f "$img" ] || { log "no vmlinuz in $deb"; exit 1; }
-	rel=${img##*/vmlinuz-}
-	[ -d "$tmp/root/lib/modules/$rel" ] || { log "no lib/modules/$rel in $deb"; exit 1; }
+	for deb in "$tmp"/*.deb; do
+		log "unpacking $(basename "$deb") ($(du -h "$deb" | cut -f1))"
+		timeout 600 dpkg -x "$deb" "$tmp/root"
+	done
+	if [ -d "$tmp/root/usr/lib/modules" ]; then
+		mkdir -p "$tmp/root/lib/modules"
+		cp -a "$tmp/root/usr/lib/modules/." "$tmp/root/lib/modules/"
+	fi
+	img=$(ls "$tmp"/root/boot/vmlinuz-* "$tmp"/root/lib/modules/*/vmlinuz.unsigned "$tmp"/root/lib/modules/*/vmlinuz 2>/dev/null | head -n1 || true)
+	[ -f "$img" ] || { log "no vmlinuz in ${pkgs[*]}"; exit 1; }
+	case "$img" in
+	*/boot/vmlinuz-*) rel=${img##*/vmlinuz-} ;;
+	*) rel=$(basename "$(dirname "$img")") ;;
+	esac
+	[ -d "$tmp/root/lib/modules/$rel" ] || { log "no lib/modules/$rel in ${pkgs[*]}"; exit 1; }
 	cp "$img" "$out/vmlinuz"
-	cp "$tmp/root/boot/config-$rel" "$out/config"
-	[ -f "$tmp/root/boot/System.map-$rel" ] && cp "$tmp/root/boot/System.map-$rel" "$out/System.map"
+	for c in "$tmp/root/boot/config-$rel" "$tmp/root/lib/modules/$rel/config"; do
+		if [ -f "$c" ]; then cp "$c" "$out/config"; break; fi
+	done
+	[ -s "$out/config" ] || { log "no config of $rel in ${pkgs[*]}"; exit 1; }
+	# a System.map only when it is one (Debian 14's is a placeholder)
+	for m in "$tmp/root/boot/System.map-$rel" "$tmp/root/lib/modules/$rel/System.map"; do
+		if [ -f "$m" ] && [ "$(stat -c %s "$m")" -gt 4096 ]; then cp "$m" "$out/System.map"; break; fi
+	done
+	rm -f "$tmp/root/lib/modules/$rel"/{vmlinuz.unsigned,vmlinuz,config,System.map}
 	rm -rf "$out/lib"
 	mkdir -p "$out/lib/modules"
 	mv "$tmp/root/lib/modules/$rel" "$out/lib/modules/"
@@ -102,6 +143,7 @@ deb)
 		depmod -b "$out" "$rel"
 	fi
 	echo "$rel" >"$out/release"
+	echo "$pkg ($suite)" >"$out/package"
 	;;
 build)
 	log "building with $spec"

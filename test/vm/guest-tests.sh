@@ -110,7 +110,7 @@ done
 mkdir -p $R/baked
 for obj in /tests/baked/*.o; do
 	[ -f "$obj" ] || continue
-	b=$(basename "$obj" .o)		# taskwatch.baked, taskwatch.baked-5.10.0
+	b=$(basename "$obj" .o)		# taskwatch.baked, taskwatch.baked-wrong-5.10.0
 	rc=$(stock_run "$obj" $R/baked "$b")
 	say "baked $b: stock libbpf rc $rc, $(grep -c '"event"' $R/baked/$b.out) events"
 done
