@@ -8,7 +8,8 @@
 # ground truth taken inside each guest (vm/matrix.sh --demo); the plugin's
 # objects are also loaded there by stock libbpf alone (test/vm/stockload.c).
 # The Makefile has built build/ before this runs.  Nothing here loads
-# anything into the host's kernel.
+# anything into the host's kernel.  One line per step; the details of each
+# step are in the logs it names.
 set -euo pipefail
 source "$(dirname "$0")/cache.sh"
 cd "$RC_ROOT"
@@ -17,13 +18,13 @@ for b in bin/relocore bin/relocore-static lib/relocore-pass.so; do
 	[ -e "$RC_BUILD/$b" ] || { echo "demo: build/$b is missing: run make" >&2; exit 1; }
 done
 rc_cold_notice demo
-echo "demo: compiling the examples once, on the host: examples/build.sh build/examples"
 rm -rf "$RC_BUILD/examples"
-bash examples/build.sh "$RC_BUILD/examples"
-echo "demo: and the plugin's BCC-style examples (plain C, natural dereferences), with the relocore plugin:"
-echo "demo:   llvm-pass/examples/build.sh build/examples"
-bash llvm-pass/examples/build.sh "$RC_BUILD/examples" 2>&1 | grep -v 'remark:\|^ \|^$' || true
-[ -s "$RC_BUILD/examples/taskwatch.bpf.o" ] || { echo "demo: llvm-pass/examples/build.sh failed" >&2; exit 1; }
-echo "demo: objects: $(cd "$RC_BUILD/examples" && sha256sum *.bpf.o | awk '{printf "%s=%s ", $2, substr($1,1,12)}')"
-echo
+mkdir -p "$RC_BUILD/examples"
+log="$RC_BUILD/examples/build.log"
+bash examples/build.sh "$RC_BUILD/examples" >"$log" 2>&1 ||
+	{ tail -n 20 "$log"; echo "demo: examples/build.sh failed (log $log)" >&2; exit 1; }
+bash llvm-pass/examples/build.sh "$RC_BUILD/examples" >>"$log" 2>&1 ||
+	{ tail -n 20 "$log"; echo "demo: llvm-pass/examples/build.sh failed (log $log)" >&2; exit 1; }
+echo "demo: compiled once on the host (examples/build.sh, llvm-pass/examples/build.sh with the plugin; log $log):"
+echo "demo:   $(cd "$RC_BUILD/examples" && for o in *.bpf.o; do printf '%s ' "${o%.bpf.o}"; done)"
 exec bash vm/matrix.sh --demo

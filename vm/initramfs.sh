@@ -205,7 +205,7 @@ if [ -s "$examples/taskwatch.bpf.o" ]; then
 	done
 fi
 kkey=$( (echo "$name $btfmode $kdir"; echo "$mods"; [ -z "$kbtf" ] || cat "$kbtf";
-	 [ -z "$ar" ] || cat "$ar"; [ ${#baked[@]} = 0 ] || cat "${baked[@]}") | sha256sum | cut -c1-16)
+	 [ -z "$ar" ] || cat "$ar"; [ ${#baked[@]} = 0 ] || { printf '%s\n' "${baked[@]##*/}"; cat "${baked[@]}"; }) | sha256sum | cut -c1-16)
 klayer="$cache/kernel-$name-$kkey.cpio.gz"
 if [ ! -s "$klayer" ]; then
 	log "building kernel layer (release $rel, modules: $(echo $mods | xargs -rn1 basename | tr '\n' ' '))"

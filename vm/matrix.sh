@@ -6,7 +6,8 @@
 # them on the host (test/vm/check.py).  Prints `PASS: vm/<kernel>/<check>` /
 # `FAIL: vm/<kernel>/<check>: why` lines, one table (a row per kernel), the
 # wall time per kernel and in total; exits non-zero on any FAIL.
-#   --demo     also show the guest's progress and the negative-control notes
+#   --demo     one line per step and kernel (its checks' lines only when
+#              they fail; all of them in build/vm/<kernel>.matrix.log)
 #   NAME...    only these kernels
 # Results: build/vm/<kernel>/{console.log,results/,summary.json}
 set -uo pipefail
@@ -24,6 +25,16 @@ done
 [ ${#names[@]} -gt 0 ] || mapfile -t names < <(vm_names)
 
 t_all=$(date +%s)
+# steps: run "$@"; in demo mode only its long steps' progress (downloads,
+# kernel builds) reaches stderr, the rest goes to build/vm/prepare.log
+steps() {
+	if [ "$demo" = 1 ]; then
+		"$@" 2> >(tee -a "$RC_BUILD/vm/prepare.log" | grep --line-buffered -E \
+			'(downloading|fell back|building bzImage|  \.\.\. [0-9]+s|built in|ERROR|FAIL|failed|cannot|no package)' >&2)
+	else
+		"$@"
+	fi
+}
 examples="${RC_VM_EXAMPLES:-$RC_BUILD/examples}"
 export RC_VM_EXAMPLES="$examples"
 out="$RC_BUILD/vm"
@@ -52,8 +63,10 @@ echo "matrix: kernels ${names[*]}"
 # negative control compares them with the guest's own
 hx="$out/host-explain"
 mkdir -p "$hx"
+: >"$out/prepare.log"
+[ "$demo" = 0 ] || echo "matrix: fetching the kernels, their BTF and the host's decisions (details: $out/prepare.log)"
 for k in $(vm_names); do
-	btf=$("$VM_DIR/kernel-btf.sh" "$k") || { echo "FAIL: vm/$k/fetch: no BTF"; continue; }
+	btf=$(steps "$VM_DIR/kernel-btf.sh" "$k") || { echo "FAIL: vm/$k/fetch: no BTF"; continue; }
 	for o in "$examples"/*.bpf.o; do
 		e=$(basename "$o" .bpf.o)
 		"$RC_BUILD/bin/relocore" explain "$o" --btf "$btf" --json >"$hx/$e.$k.json" 2>/dev/null || true
@@ -78,11 +91,7 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 	# timers under a loaded host) is booted once more; its console is kept
 	rc=1
 	for try in 1 2; do
-		if [ "$demo" = 1 ]; then
-			"$VM_DIR/boot.sh" "$k" "$d" "$img" | tee /dev/stderr | grep -v 'guest: |' >/dev/null
-		else
-			"$VM_DIR/boot.sh" "$k" "$d" "$img" | grep -v 'guest: |'
-		fi
+		"$VM_DIR/boot.sh" "$k" "$d" "$img" | grep -v 'guest: |'
 		rc=${PIPESTATUS[0]}
 		[ "$rc" -ne 0 ] && [ "$try" = 1 ] || break
 		cp "$d/console.log" "$out/$k.console.try1.log" 2>/dev/null
@@ -97,7 +106,7 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 	python3 "$RC_ROOT/test/vm/check.py" "$k" "$d/results" --objs "$examples" \
 		--host-explain "$hx" --summary "$d/summary.json" >"$d/check.txt" 2>&1
 	rc=$?
-	if [ "$demo" = 1 ]; then cat "$d/check.txt"; else grep -v '^  note:' "$d/check.txt"; fi
+	grep -v '^  note:' "$d/check.txt"
 	secs=$(($(date +%s) - b0))
 	echo "$k ${secs}s boot+check (guest $(cut -d. -f1 "$d/boot-seconds")s)" >"$out/$k.matrix.time"
 	# the time goes into the summary; its status into the closing line
@@ -119,7 +128,11 @@ finish() { # print the finished kernels' output, in the order they end
 	for k in "${launched[@]}"; do
 		[ -e "$out/$k.matrix.rc" ] && [ -z "${done_k[$k]:-}" ] || continue
 		done_k[$k]=1
-		cat "$out/$k.matrix.log"
+		if [ "$demo" = 1 ]; then
+			grep -E '^(FAIL|== )' "$out/$k.matrix.log" || true
+		else
+			cat "$out/$k.matrix.log"
+		fi
 		[ "$(cat "$out/$k.matrix.rc")" = 0 ] || fails=$((fails + 1))
 	done
 }
@@ -135,21 +148,17 @@ mapfile -t order < <(for k in "${names[@]}"; do
 	echo "$(cut -d. -f1 "$out/$k/boot-seconds" 2>/dev/null || echo 999) $k"
 done | sort -s -k1,1nr | awk '{print $2}')
 for k in "${order[@]}"; do
-	echo "== vm/$k: fetch, initramfs"
-	if ! "$VM_DIR/kernel.sh" "$k" >/dev/null; then
+	[ "$demo" = 1 ] || echo "== vm/$k: fetch, initramfs"
+	if ! steps "$VM_DIR/kernel.sh" "$k" >/dev/null; then
 		echo "FAIL: vm/$k/fetch: vm/kernel.sh $k failed"; fails=$((fails + 1)); continue
 	fi
-	if ! imgs[$k]=$("$VM_DIR/initramfs.sh" "$k"); then
+	if ! imgs[$k]=$(steps "$VM_DIR/initramfs.sh" "$k"); then
 		echo "FAIL: vm/$k/initramfs: vm/initramfs.sh $k failed"; fails=$((fails + 1)); continue
 	fi
-	echo "== vm/$k: boot, check (${jobs} at a time)"
+	[ "$demo" = 1 ] || echo "== vm/$k: boot, check (${jobs} at a time)"
 	mkdir -p "$out/$k"
 	launched+=("$k")
-	if [ "$demo" = 1 ]; then	# the guests' progress live on stderr
-		( boot_check "$k" >"$out/$k.matrix.log"; echo $? >"$out/$k.matrix.rc" ) &
-	else
-		( boot_check "$k" >"$out/$k.matrix.log" 2>&1; echo $? >"$out/$k.matrix.rc" ) &
-	fi
+	( boot_check "$k" >"$out/$k.matrix.log" 2>&1; echo $? >"$out/$k.matrix.rc" ) &
 	running=$((running + 1))
 	if [ "$running" -ge "$jobs" ]; then
 		wait -n
@@ -165,7 +174,7 @@ done
 
 echo
 echo "== VM matrix: the same objects ($(cd "$examples" && ls *.bpf.o | wc -l) compiled once on the host) on ${#names[@]} kernels"
-python3 "$RC_ROOT/test/vm/check.py" --table "${summaries[@]}"
+python3 "$RC_ROOT/test/vm/check.py" --table "${summaries[@]}" --full-table "$out/matrix-table.txt"
 echo
 for t in "${times[@]}"; do echo "time: $t"; done
 echo "time: total $(($(date +%s) - t_all))s"

@@ -195,6 +195,7 @@ class Kernel:
         btf = read_jsonl(os.path.join(self.res, "truth-btf.json"))
         self.btf = btf[0] if btf else {}
         self.row["release"] = self.sys.get("release", "?")
+        self.row["arch"] = self.sys.get("machine", "?")
         self.result("truth", [None if self.btf.get("task_struct") else "no BTF truth from the guest",
                               None if self.sys else "no sysinfo from the guest"])
         return ok
@@ -412,7 +413,7 @@ class Kernel:
         enum = self.btf.get("skb_drop_reason", {})
         nosock = enum.get("values", {}).get("SKB_DROP_REASON_NO_SOCKET")
         errs = []
-        if not enum:
+        if not enum.get("id"):
             # no drop reasons in this kernel (< 5.17): every IPv4 drop is
             # reported with class DROP_NO_REASON, reason 0, enum_size 0
             mine = [e for e in evs if e.get("drop_class") == 5]
@@ -679,7 +680,7 @@ class Kernel:
                 errs.append(f"{b}: {verdict} although the layouts agree: {detail}")
             if verdict != "right":
                 shown += 1
-                self.row.setdefault("negative", []).append(f"{ex}@{k}: {verdict}: {detail}"[:110])
+                self.row.setdefault("negative", []).append(f"{ex}@{k}: {verdict}: {detail}".encode("ascii", "backslashreplace").decode())
         for n in notes:
             self.lines.append(f"  note: vm/{self.name}/negative: {n}")
         self.row["negative_shown"] = shown
@@ -734,7 +735,16 @@ class Kernel:
         self.row["status"] = "PASS" if not self.failed else "FAIL"
 
 
-def table(paths):
+def esc(v):
+    """a value as printable ASCII: wrong reads are often raw bytes"""
+    if not isinstance(v, str):
+        return str(v)
+    return "'" + "".join(c if 32 <= ord(c) < 127 else f"\\x{ord(c) & 0xff:02x}" for c in v) + "'"
+
+
+def table(paths, full_path=None):
+    """the matrix table: a compact one (fits 120 columns) on stdout, and the
+    full per-field table with every negative-control detail in full_path"""
     rows = []
     for p in paths:
         try:
@@ -742,11 +752,8 @@ def table(paths):
         except (OSError, ValueError):
             rows.append({"kernel": os.path.basename(os.path.dirname(p)), "status": "FAIL"})
     fields = ["pid", "tgid", "real_parent", "comm", "start_boottime", "__state"]
-    hdr = ["kernel", "release"] + [f"@{f}" for f in fields] + ["pid", "tgid", "ppid", "comm", "start",
-                                                               "saved_st", "rt_cnt", "numa", "u_fault",
-                                                               "examples", "stock", "baked", "neg", "time", "result"]
-    body = []
-    for r in rows:
+
+    def cells(r):
         o = r.get("offsets", {})
         rd = r.get("read", {})
         fl = r.get("fields", {})
@@ -756,35 +763,58 @@ def table(paths):
             if k not in rd:
                 return "-"
             a, b = rd[k]
-            return f"{a}" if a == b else f"{a}!={b}"
+            return esc(a) if a == b else f"{esc(a)}!={esc(b)}"
         yn = lambda k: "-" if k not in fl else ("yes" if fl[k] else "no")
-        body.append([r.get("kernel", "?"), r.get("release", "?")] + [str(o.get(f, "-")) for f in fields] +
-                    [rv("pid"), rv("tgid"), rv("ppid"), rv("comm"), rv("start"),
-                     yn("saved_state"), yn("softirq_disable_cnt"), yn("numa_preferred_nid"), yn("in_user_fault"),
-                     f"{sum(v == 'ok' for v in ex.values())}/{sum(v != 'n/a' for v in ex.values())}",
-                     f"{sum(v == 'ok' for v in r.get('stock', {}).values())}/{len(r.get('stock', {}))}",
-                     r.get("baked", "-"),
-                     f"{r.get('negative_shown', 0)} wrong", r.get("time", "-"), r.get("status", "FAIL")])
-    w = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(hdr)]
-    line = lambda cells: "  ".join(c.ljust(w[i]) for i, c in enumerate(cells)).rstrip()
-    print(line(hdr))
-    print(line(["-" * x for x in w]))
-    for b in body:
-        print(line(b))
-    print("(@field: byte offset relocore chose in that kernel's task_struct; values: read by the"
-          " CO-RE object = truth, or read!=truth; examples: passed/run;")
-    print(" stock: plugin-compiled objects loaded by stock libbpf alone, same checks: passed/run;")
-    print(" baked: taskwatch relocated and .kconfig-baked on the host for that kernel (relocore reloc")
-    print("  --kernel-release), loaded by stock libbpf with no BTF, exact values; baked for the other side of 5.14: refused;")
-    print(" neg: objects relocated for another kernel that read wrong values or were refused there)")
+        wrong = [k for k, (a, b) in rd.items() if a != b]
+        return {
+            "kernel": r.get("kernel", "?"), "arch": r.get("arch", "x86_64"),
+            "release": r.get("release", "?"),
+            **{f"@{f}": str(o.get(f, "-")) for f in fields},
+            "@state": str(o.get("__state", o.get("state", "-"))),
+            "pid": rv("pid"), "tgid": rv("tgid"), "ppid": rv("ppid"), "comm": rv("comm"), "start": rv("start"),
+            "reads": ("=truth" if rd else "-") if not wrong else f"{len(wrong)} wrong",
+            "saved_st": yn("saved_state"), "rt_cnt": yn("softirq_disable_cnt"),
+            "numa": yn("numa_preferred_nid"), "u_fault": yn("in_user_fault"),
+            "examples": f"{sum(v == 'ok' for v in ex.values())}/{sum(v != 'n/a' for v in ex.values())}",
+            "stock": f"{sum(v == 'ok' for v in r.get('stock', {}).values())}/{len(r.get('stock', {}))}",
+            "baked": r.get("baked", "-"),
+            "neg": f"{r.get('negative_shown', 0)} wrong",
+            "time": r.get("time", "-"), "result": r.get("status", "FAIL"),
+        }
+
+    def render(hdr, body, out):
+        w = [max(len(h), *(len(b[h]) for b in body)) if body else len(h) for h in hdr]
+        line = lambda cs: "  ".join(c.ljust(w[i]) for i, c in enumerate(cs)).rstrip()
+        print(line(hdr), file=out)
+        print(line(["-" * x for x in w]), file=out)
+        for b in body:
+            print(line([b[h] for h in hdr]), file=out)
+
+    body = [cells(r) for r in rows]
+    short = ["kernel", "arch", "release", "@pid", "@state", "reads", "examples", "stock", "baked", "neg",
+             "time", "result"]
+    render(short, body, sys.stdout)
+    print("(@pid, @state: byte offsets relocore chose in that kernel's task_struct; reads: pid, tgid, ppid,")
+    print(" comm, start time read by the CO-RE objects vs truth taken in the guest; examples, stock: passed/run")
+    print(" under relocore run / stock libbpf; baked: relocated and .kconfig-baked on the host, stock libbpf, no")
+    print(" BTF; neg: objects relocated for other kernels that read wrong values or were refused, as they must)")
     for r in rows:
         ex = r.get("examples", {})
         bad = [f"{k}={v}" for k, v in ex.items() if v not in ("ok", "n/a")]
         bad += [f"{k}(stock libbpf)={v}" for k, v in r.get("stock", {}).items() if v != "ok"]
         if bad:
             print(f"  {r.get('kernel')}: examples not ok: {', '.join(bad)}")
-        for n in r.get("negative", []):
-            print(f"  {r.get('kernel')}: negative {n}")
+    if full_path:
+        with open(full_path, "w") as f:
+            full = ["kernel", "arch", "release"] + [f"@{x}" for x in fields] + [
+                "pid", "tgid", "ppid", "comm", "start", "saved_st", "rt_cnt", "numa", "u_fault",
+                "examples", "stock", "baked", "neg", "time", "result"]
+            render(full, body, f)
+            print("\nnegative control (objects relocated on the host for another kernel, run here):", file=f)
+            for r in rows:
+                for n in r.get("negative", []):
+                    print(f"  {r.get('kernel')}: {n}", file=f)
+        print(f"(the full table, every field and every negative-control read: {full_path})")
 
 
 def main():
@@ -795,9 +825,10 @@ def main():
     ap.add_argument("--host-explain")
     ap.add_argument("--summary")
     ap.add_argument("--table", nargs="+")
+    ap.add_argument("--full-table")
     a = ap.parse_args()
     if a.table:
-        table(a.table)
+        table(a.table, a.full_table)
         return 0
     k = Kernel(a.kernel, a.results, a.objs, a.host_explain)
     k.run()

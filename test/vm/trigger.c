@@ -413,6 +413,8 @@ static int cmd_sysinfo(void)
 	uname(&u);
 	fprintf(out, "{\"truth\":\"sys\",\"release\":");
 	json_str(out, u.release);
+	fprintf(out, ",\"machine\":");
+	json_str(out, u.machine);
 	fprintf(out, ",\"version\":");
 	json_str(out, u.version);
 	fprintf(out, ",\"preempt_rt\":%s,\"config_gz\":%s,\"clk_tck\":%ld,\"ncpu\":%ld}\n",
