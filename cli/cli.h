@@ -61,5 +61,7 @@ int cmd_run(int argc, char **argv);
 /* relocore btfgen / relocore archive */
 int cmd_btfgen(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
+/* relocore extract */
+int cmd_extract(int argc, char **argv);
 
 #endif

@@ -22,6 +22,7 @@ struct opts {
 	struct target_opts t;
 	bool json;
 	const char *kernel_release, *kconfig;
+	const char *object;	/* --object N|NAME */
 };
 
 static void usage(FILE *f)
@@ -42,6 +43,9 @@ static void usage(FILE *f)
 "        Minimized BTF: what the objects' relocations need of FULL.\n"
 "  archive create|list|extract ...\n"
 "        Many kernels' BTF in one file (see relocore archive --help).\n"
+"  extract BIN [-o DIR] [--object N|NAME] [--list] [--json]\n"
+"        Write out the BPF objects embedded in BIN (a libbpf skeleton's\n"
+"        binary): DIR/NAME.o each (see relocore extract --help).\n"
 "  reloc OBJ --btf FILE -o OUT [--kernel-release REL] [--kconfig FILE]\n"
 "        Write OBJ relocated for the target: instructions patched, the\n"
 "        core_relo records consumed, everything else kept, so stock libbpf\n"
@@ -53,8 +57,13 @@ static void usage(FILE *f)
 "        so the verifier prunes on the baked values, not the running\n"
 "        kernel's.\n"
 "\n"
+"OBJ is a BPF ELF object, or a binary that embeds one (a libbpf skeleton's\n"
+"tool; explain, reloc, run, btfgen): --object picks one of several.\n"
+"\n"
 "Options:\n"
 TARGET_HELP
+"  --object N|NAME  the embedded object of OBJ to use, by index or name\n"
+"                   (relocore extract --list BIN lists them)\n"
 "  --json           machine-readable output (explain; reloc: what was\n"
 "                   applied, the output, the .kconfig externs baked)\n"
 "  -o, --output OUT output object (reloc)\n"
@@ -73,6 +82,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "kernel-release", required_argument, NULL, 'K' },
 		{ "kconfig", required_argument, NULL, 'k' },
+		{ "object", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -91,6 +101,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'o': o->out = optarg; break;
 		case 'K': o->kernel_release = optarg; break;
 		case 'k': o->kconfig = optarg; break;
+		case 'O': o->object = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -1;
 		}
@@ -247,7 +258,7 @@ static int cmd_explain(int argc, char **argv)
 
 	if (parse_opts(argc, argv, &o))
 		return 2;
-	obj = rc_object_open(o.obj, &err);
+	obj = rc_object_open_select(o.obj, o.object, &err);
 	if (!obj) {
 		fprintf(stderr, "relocore: %s\n", err.msg);
 		return 1;
@@ -322,7 +333,7 @@ static int cmd_reloc(int argc, char **argv)
 		fprintf(stderr, "relocore reloc: -o OUT is required\n");
 		return 2;
 	}
-	obj = rc_object_open(o.obj, &err);
+	obj = rc_object_open_select(o.obj, o.object, &err);
 	if (!obj) {
 		fprintf(stderr, "relocore: %s\n", err.msg);
 		return 1;
@@ -353,6 +364,7 @@ static const struct cmd {
 	{ "run", cmd_run },
 	{ "btfgen", cmd_btfgen },
 	{ "archive", cmd_archive },
+	{ "extract", cmd_extract },
 };
 
 int main(int argc, char **argv)

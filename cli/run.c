@@ -27,6 +27,7 @@
 
 struct run_opts {
 	const char *obj, *event_type;
+	const char *object;	/* --object N|NAME: the embedded object */
 	struct target_opts t;
 	const char *sets[MAX_SETS];
 	int nr_sets;
@@ -104,8 +105,11 @@ static void usage(FILE *f)
 "ring buffer and perf buffer events, then the contents of its maps.\n"
 "With COMMAND, run it once attached and stop after it exits.\n"
 "\n"
+"OBJ may be a binary that embeds BPF objects (a libbpf skeleton's tool).\n"
+"\n"
 "Options:\n"
 TARGET_HELP
+"  --object N|NAME    the embedded object of OBJ to run, by index or name\n"
 "  --duration SECS    how long to collect events (default 5; with COMMAND:\n"
 "                     the limit after which COMMAND is killed)\n"
 "  --event-type NAME  BTF struct of the buffer events (default: struct\n"
@@ -122,6 +126,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		TARGET_LONGOPTS,
 		{ "duration", required_argument, NULL, 'd' },
 		{ "event-type", required_argument, NULL, 'e' },
+		{ "object", required_argument, NULL, 'O' },
 		{ "set", required_argument, NULL, 's' },
 		{ "no-maps", no_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
@@ -143,6 +148,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		switch (c) {
 		case 'd': o->duration = atof(optarg); break;
 		case 'e': o->event_type = optarg; break;
+		case 'O': o->object = optarg; break;
 		case 's':
 			if (o->nr_sets == MAX_SETS || !strchr(optarg, '='))
 				return -1;
@@ -497,7 +503,7 @@ int cmd_run(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	robj = rc_object_open(o.obj, &err);
+	robj = rc_object_open_select(o.obj, o.object, &err);
 	if (!robj) {
 		fprintf(stderr, "relocore: %s\n", err.msg);
 		return 1;

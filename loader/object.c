@@ -6,7 +6,6 @@
  * the core_relo records consumed.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
@@ -17,7 +16,6 @@
 #include "internal.h"
 
 #define BTF_EXT_MAGIC 0xeB9F
-#define MAX_OBJ_SIZE (1u << 30)
 
 struct prog_sec {
 	char *name;
@@ -375,40 +373,92 @@ struct rc_object *rc_object_open_mem(const void *data, size_t size,
 	return open_owned(buf, size, name, err);
 }
 
-struct rc_object *rc_object_open(const char *path, struct rc_error *err)
+/* "@path": the file names the object; "@path(NAME)" for an embedded one. */
+static struct rc_object *open_embedded(unsigned char *buf, size_t size,
+				       const char *path, const char *select,
+				       struct rc_error *err)
 {
-	unsigned char *buf;
-	struct stat st;
-	size_t got = 0;
-	int fd;
+	struct rc_embedded *v;
+	struct rc_object *obj;
+	size_t n;
+	char list[400], *name;
+	int k;
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > MAX_OBJ_SIZE) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: not a regular file of sane size", path);
-		close(fd);
-		return NULL;
-	}
-	buf = malloc(st.st_size ? st.st_size : 1);
-	while (buf && got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, st.st_size - got);
-
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	close(fd);
-	if (!buf || got != (size_t)st.st_size) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: read failed", path);
+	if (rc_embedded_find(buf, size, path, &v, &n, err)) {
 		free(buf);
 		return NULL;
 	}
-	return open_owned(buf, got, path, err);
+	if (!n) {
+		bool elf = size >= EI_NIDENT && !memcmp(buf, ELFMAG, SELFMAG) &&
+			   buf[EI_CLASS] == ELFCLASS64 && buf[EI_DATA] == ELFDATA2LSB &&
+			   size >= sizeof(Elf64_Ehdr);
+
+		if (elf)
+			rc_fmt(err->msg, sizeof(err->msg),
+			       "%s: an ELF file for machine %u, not a BPF object, with no BPF ELF object embedded in it (no ELF header with e_machine 247 inside)",
+			       path, (unsigned)((Elf64_Ehdr *)buf)->e_machine);
+		else
+			rc_fmt(err->msg, sizeof(err->msg),
+			       "%s: not an ELF file, and no BPF ELF object is embedded in it (no ELF header with e_machine 247 inside)",
+			       path);
+		free(buf);
+		free(v);
+		return NULL;
+	}
+	k = rc_embedded_select(v, n, select);
+	if (k < 0) {
+		rc_embedded_describe(v, n, list, sizeof(list));
+		if (select)
+			rc_fmt(err->msg, sizeof(err->msg),
+			       "%s: no embedded BPF object '%s'; it embeds %zu: %s",
+			       path, select, n, list);
+		else
+			rc_fmt(err->msg, sizeof(err->msg),
+			       "%s embeds %zu BPF objects, choose one with --object N|NAME: %s",
+			       path, n, list);
+		free(buf);
+		free(v);
+		return NULL;
+	}
+	if (asprintf(&name, "%s(%s)", path, v[k].name) < 0)
+		name = NULL;
+	obj = name ? rc_object_open_mem(buf + v[k].offset, v[k].size, name, err) : NULL;
+	if (!name)
+		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+	free(name);
+	free(buf);
+	free(v);
+	return obj;
+}
+
+struct rc_object *rc_object_open_select(const char *path, const char *select,
+					struct rc_error *err)
+{
+	void *buf;
+	size_t size;
+
+	if (rc_file_read(path, &buf, &size, err))
+		return NULL;
+	/* a BPF object itself (or something that starts as one: its own
+	 * reader says what is wrong with it) */
+	if (size >= 20 && !memcmp(buf, ELFMAG, SELFMAG) &&
+	    ((((unsigned char *)buf)[18] | ((unsigned char *)buf)[19] << 8) == EM_BPF ||
+	     (((unsigned char *)buf)[19] | ((unsigned char *)buf)[18] << 8) == EM_BPF)) {
+		if (select && strcmp(select, "0")) {
+			rc_fmt(err->msg, sizeof(err->msg),
+			       "%s: is a BPF object itself, not a file that embeds several: --object %s names nothing (0 is the object)",
+			       path, select);
+			free(buf);
+			return NULL;
+		}
+		return open_owned(buf, size, path, err);
+	}
+	return open_embedded(buf, size, path, select, err);
+}
+
+struct rc_object *rc_object_open(const char *path, struct rc_error *err)
+{
+	return rc_object_open_select(path, NULL, err);
 }
 
 void rc_object_free(struct rc_object *obj)

@@ -226,6 +226,53 @@ const struct btf *rc_object_btf(const struct rc_object *obj);
 size_t rc_object_relo_count(const struct rc_object *obj);
 
 /*
+ * Open @path as a BPF object: a BPF ELF file, or a file that embeds BPF ELF
+ * objects (a libbpf skeleton's binary, `ld -r -b binary`, .incbin; see
+ * rc_embedded_find).  @select (NULL: the file must hold exactly one) picks
+ * an embedded object by index ("0", "1", ...) or name (rc_embedded's
+ * name; "foo" also picks "foo_bpf").  The object is then named
+ * "PATH(NAME)".  rc_object_open(path, err) is rc_object_open_select(path,
+ * NULL, err).  NULL with @err: none embedded, several and no @select
+ * (@err lists them), truncated, or malformed.
+ */
+struct rc_object *rc_object_open_select(const char *path, const char *select,
+					struct rc_error *err);
+
+/* A BPF ELF object embedded in another file. */
+struct rc_embedded {
+	size_t index;		/* among the file's embedded objects */
+	size_t offset;		/* file offset of its ELF header */
+	size_t size;		/* its extent, from its own headers */
+	char name[128];		/* as a libbpf skeleton names it ("biolatency_bpf") */
+	const char *origin;	/* where the name came from: "symbol" (the host
+				 * file's symbol at the object), "source" (its
+				 * first line_info file), "index" ("object0") */
+};
+
+/*
+ * Find the BPF ELF objects in @buf (@size bytes of the file @file, named in
+ * messages): every 64-bit little-endian ELF header with e_machine 247
+ * (EM_BPF), its extent taken from its ELF header, section header table and
+ * sections.  A file that is a BPF object itself yields one, at offset 0.
+ * *@out (free()) gets *@nr entries in file order, names unique.  0, or
+ * -EINVAL with @err naming the file and offset of a truncated object.
+ */
+int rc_embedded_find(const void *buf, size_t size, const char *file,
+		     struct rc_embedded **out, size_t *nr, struct rc_error *err);
+/* The index of the object @select names among @v (see
+ * rc_object_open_select), -1 if none; NULL @select: 0 when @n is 1. */
+int rc_embedded_select(const struct rc_embedded *v, size_t n,
+		       const char *select);
+/* "0 foo_bpf (offset 0x.., N bytes); 1 ..." into @buf. */
+void rc_embedded_describe(const struct rc_embedded *v, size_t n, char *buf,
+			  size_t sz);
+/* Does @buf start with a 64-bit little-endian EM_BPF ELF header? */
+bool rc_embedded_is_bpf_header(const void *buf, size_t size);
+/* Read the regular file @path (at most 1 GiB) into *@buf (free()). */
+int rc_file_read(const char *path, void **buf, size_t *size,
+		 struct rc_error *err);
+
+/*
  * Decide every relocation of @obj against @target and patch the object's
  * instructions in memory.  Fills @res (rc_object_relo_count entries,
  * owned by the object).  Returns 0 when every relocation was applied
