@@ -74,6 +74,27 @@ static int write_file(const char *path, const void *data, size_t size,
 	return 0;
 }
 
+/* mkdir -p @dir */
+static int mkdirs(const char *dir)
+{
+	char *p = strdup(dir), *q;
+	int ret = 0;
+
+	if (!p)
+		return -1;
+	for (q = p + 1; *q && !ret; q++)
+		if (*q == '/') {
+			*q = 0;
+			if (mkdir(p, 0755) && errno != EEXIST)
+				ret = -1;
+			*q = '/';
+		}
+	if (!ret && mkdir(p, 0755) && errno != EEXIST)
+		ret = -1;
+	free(p);
+	return ret;
+}
+
 int cmd_extract(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -139,7 +160,7 @@ int cmd_extract(int argc, char **argv)
 	if (!paths)
 		goto out;
 	if (!list) {
-		if (mkdir(dir, 0755) && errno != EEXIST) {
+		if (mkdirs(dir)) {
 			fprintf(stderr, "relocore: %s: %s\n", dir, strerror(errno));
 			goto out;
 		}

@@ -29,7 +29,7 @@ rc_cold_notice check
 # progress: the lines of a suite's log that say what a long step is doing
 # (downloads, kernel builds with their 30 s ticker, guests), and a line of
 # our own after every 2 minutes without one
-progress_re='^(kernel\[[^]]*\]: (downloading|unpacking|building|built|extracting|applying|configuring|ready|  \.\.\.)|kernel-btf: extracting|cache: |deps: |matrix: (compiling|kernels)|== vm/|vm\[[^]]*\]: (booting|guest finished|no results)|examples: generating)'
+progress_re='^(kernel\[[^]]*\]: (downloading|unpacking|building|built|extracting|applying|configuring|ready|  \.\.\.)|kernel-btf: extracting|cache: |deps: |matrix: (compiling|kernels)|== vm/|vm\[[^]]*\]: (booting|guest finished|no results)|examples: generating|crosscheck: (progress|corpus)|libbpf-tools\[[^]]*\]: )'
 passed=0
 failed=0
 for s in "${suites[@]}"; do

@@ -191,6 +191,34 @@ def m_trunc_shdrs(d):
     return d[:-1]
 
 
+# embedded objects (a binary that carries the object, as a libbpf
+# skeleton's tool does): 16 bytes of host before it
+EMBED_PAD = b"HOST" + bytes(12)
+
+
+def m_embed_trunc(d):
+    # the object's last bytes (its section header table) cut off
+    return EMBED_PAD + d[:-8]
+
+
+def m_embed_trunc_section(d):
+    # the headers whole, the .BTF section said to reach past the file's end
+    elf = Elf(d)
+    off, size = elf.sec(".BTF")
+    elf.set_sec(".BTF", size=len(d))
+    return EMBED_PAD + bytes(elf.data)
+
+
+def m_embed_twice(d):
+    return EMBED_PAD + d + EMBED_PAD + d
+
+
+def m_embed_shentsize(d):
+    obj = bytearray(d)
+    struct.pack_into("<H", obj, 0x3a, 40)
+    return EMBED_PAD + bytes(obj)
+
+
 def elf_mut(fn):
     def run(d):
         elf = Elf(d)
@@ -397,6 +425,10 @@ MUTATIONS = {
     "raw-trunc": m_raw_trunc,
     "raw-member-type": m_raw_member_type,
     "raw-str-len": m_raw_str_len,
+    "embed-trunc": m_embed_trunc,
+    "embed-trunc-section": m_embed_trunc_section,
+    "embed-twice": m_embed_twice,
+    "embed-shentsize": m_embed_shentsize,
 }
 
 

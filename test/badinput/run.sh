@@ -64,6 +64,10 @@ access-nesting-200  | access-deep         | obj    | insn #1 byte_off sk: access
 access-index-huge   | access-huge-index   | obj    | insn #1 byte_off sk: access index too large
 nesting-fanout-compat | -                 | fanout | section kprobe/fanout insn #0 type_exists f0
 nesting-fanout-match  | ext-kind-matches  | fanout | section kprobe/fanout insn #0 type_matches f0
+embed-truncated     | embed-trunc         | obj    | embedded BPF object at offset 0x10 truncated: its section header table
+embed-trunc-section | embed-trunc-section | obj    | embedded BPF object at offset 0x10 truncated: its section
+embed-two-objects   | embed-twice         | obj    | embeds 2 BPF objects, choose one with --object N|NAME: 0 prog (offset 0x10
+embed-bad-shentsize | embed-shentsize     | obj    | embedded BPF object at offset 0x10: no usable section header table
 target-empty        | empty               | target | neither raw BTF (magic 0xeb9f) nor an ELF file
 target-garbage      | garbage             | target | neither raw BTF (magic 0xeb9f) nor an ELF file
 target-elf-trunc    | trunc-btf           | target | malformed BTF
