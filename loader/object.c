@@ -170,8 +170,10 @@ static int read_ext_info(struct rc_object *obj, const char *what,
 			 uint32_t off, uint32_t len, uint32_t min_rec,
 			 bool core, struct rc_error *err)
 {
-	const struct btf_ext_hdr *h = (const void *)(obj->buf + obj->ext_off);
-	size_t base = obj->ext_off + h->hdr_len, pos, end;
+	/* the header is read with memcpy: GCC (bpf-gcc -gbtf) writes
+	 * .BTF.ext with alignment 1, at any file offset */
+	uint32_t hdr_len = rd32(obj->buf + obj->ext_off + 4);
+	size_t base = obj->ext_off + hdr_len, pos, end;
 	uint32_t rec_size;
 
 	if (!len)
@@ -179,7 +181,7 @@ static int read_ext_info(struct rc_object *obj, const char *what,
 	if (off % 4)
 		return fail(err, obj, ".BTF.ext: %s at offset %u is not 4-byte aligned",
 			    what, off);
-	if ((uint64_t)h->hdr_len + off + len > obj->ext_size)
+	if ((uint64_t)hdr_len + off + len > obj->ext_size)
 		return fail(err, obj,
 			    ".BTF.ext: %s (offset %u, length %u) beyond the section (%zu bytes)",
 			    what, off, len, obj->ext_size);
@@ -244,8 +246,9 @@ static int read_btf_ext(struct rc_object *obj, struct rc_error *err)
 	if (obj->ext_size < 24)
 		return fail(err, obj, ".BTF.ext: %zu bytes, shorter than its header",
 			    obj->ext_size);
-	if (obj->ext_off % 4)
-		return fail(err, obj, ".BTF.ext: section not 4-byte aligned in the file");
+	/* Where the section lies in the file does not matter (GCC aligns it
+	 * to 1; every read here is a byte copy); the offsets inside it must
+	 * keep its records 4-byte aligned, as libbpf requires. */
 	memcpy(&h, obj->buf + obj->ext_off, 24);
 	if (h.magic != BTF_EXT_MAGIC)
 		return fail(err, obj, ".BTF.ext: bad magic 0x%04x", h.magic);

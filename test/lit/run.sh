@@ -10,6 +10,7 @@ need FileCheck-14 llvm-14-tools
 need python3 python3
 need llvm-readelf llvm
 need bpftool bpftool
+need bpf-gcc gcc-bpf
 out=$(python3 "$lit" -v "$here" 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -vE '^(PASS|FAIL): ' 
