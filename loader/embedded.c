@@ -177,6 +177,11 @@ static void sanitize(char *dst, size_t sz, const char *s, size_t len)
 {
 	size_t i;
 
+	/* a name never reads as an index (--object N): "0x" -> "_0x" */
+	if (len && s[0] >= '0' && s[0] <= '9' && sz > 1) {
+		*dst++ = '_';
+		sz--;
+	}
 	if (len >= sz)
 		len = sz - 1;
 	for (i = 0; i < len; i++) {
@@ -329,12 +334,22 @@ static bool name_from_host_symbol(const unsigned char *buf, size_t size,
 	return found;
 }
 
+static bool name_taken(const struct rc_embedded *v, size_t n, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (j != i && !strcmp(v[i].name, v[j].name))
+			return true;
+	return false;
+}
+
 int rc_embedded_find(const void *data, size_t size, const char *file,
 		     struct rc_embedded **out, size_t *nr, struct rc_error *err)
 {
 	const unsigned char *buf = data;
 	struct rc_embedded *v = NULL;
-	size_t n = 0, pos = 0, i, j;
+	size_t n = 0, pos = 0, i;
 
 	*out = NULL;
 	*nr = 0;
@@ -384,17 +399,22 @@ int rc_embedded_find(const void *data, size_t size, const char *file,
 		n++;
 		pos = off + extent;
 	}
-	/* one name, one object */
-	for (i = 1; i < n; i++)
-		for (j = 0; j < i; j++)
-			if (!strcmp(v[i].name, v[j].name)) {
-				size_t l = strlen(v[i].name);
+	/* one name, one object: a repeated name gets the index appended */
+	for (i = 1; i < n; i++) {
+		int tries;
 
-				if (l > sizeof(v[i].name) - 12)
-					l = sizeof(v[i].name) - 12;
+		for (tries = 0; name_taken(v, n, i); tries++) {
+			size_t l = strlen(v[i].name);
+
+			if (tries < 3 && l + 24 < sizeof(v[i].name))
 				rc_fmt(v[i].name + l, sizeof(v[i].name) - l, "_%zu", i);
+			else
+				rc_fmt(v[i].name, sizeof(v[i].name),
+				       "embedded_%zu_at_0x%zx_%d", i, v[i].offset, tries);
+			if (tries > 8)
 				break;
-			}
+		}
+	}
 	*out = v;
 	*nr = n;
 	return 0;

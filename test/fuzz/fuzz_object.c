@@ -14,7 +14,8 @@
  *     target is written to a file and opened with rc_target_open, MODULE
  *     (MLEN bytes of raw BTF split over it) added with rc_target_add_module.
  *
- * Per input: rc_object_open_mem (ELF, .BTF, .BTF.ext readers),
+ * Per input: rc_embedded_find (objects inside binaries) and the objects it
+ * finds, rc_object_open_mem (ELF, .BTF, .BTF.ext readers),
  * rc_core_decide on every record, rc_object_relocate (candidates,
  * matching, calculation, patching), rc_spec_format of every spec,
  * rc_object_write into a private temporary directory, and a re-open of
@@ -205,6 +206,40 @@ static void bake(const struct rc_object *obj, const uint8_t *data, size_t size,
 	}
 }
 
+/* The finder of objects embedded in a binary: every object it reports lies
+ * inside the input, starts with a BPF ELF header, follows the one before it,
+ * has a unique name; the ones not at offset 0 are opened (and freed). */
+static void embedded(const uint8_t *data, size_t size)
+{
+	struct rc_error err = { "" };
+	struct rc_embedded *v = NULL;
+	size_t n = 0, i, j;
+
+	if (rc_embedded_find(data, size, "fuzz.bin", &v, &n, &err)) {
+		CHECK(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
+		CHECK(!v && !n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct rc_object *o;
+
+		CHECK(v[i].index == i);
+		CHECK(v[i].offset < size && v[i].size <= size - v[i].offset);
+		CHECK(rc_embedded_is_bpf_header(data + v[i].offset, size - v[i].offset));
+		CHECK(!i || v[i].offset >= v[i - 1].offset + v[i - 1].size);
+		CHECK(v[i].name[0] && memchr(v[i].name, 0, sizeof(v[i].name)));
+		CHECK(v[i].origin);
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(v[i].name, v[j].name));
+		CHECK(rc_embedded_select(v, n, v[i].name) == (int)i);
+		if (v[i].offset && i < 4) {
+			o = rc_object_open_mem(data + v[i].offset, v[i].size, "fuzz.emb", &err);
+			rc_object_free(o);
+		}
+	}
+	free(v);
+}
+
 static void run(const uint8_t *data, size_t size, const struct rc_target *t)
 {
 	struct rc_error err = { "" };
@@ -214,6 +249,7 @@ static void run(const uint8_t *data, size_t size, const struct rc_target *t)
 	size_t i, n;
 	int ret;
 
+	embedded(data, size);
 	obj = rc_object_open_mem(data, size, "fuzz.o", &err);
 	if (!obj) {
 		CHECK(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));

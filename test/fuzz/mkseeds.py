@@ -14,6 +14,8 @@ For each OBJ (stripped of debug info beforehand) writes into OUTDIR:
                     types are candidates when the target lacks them
   matches-NAME      (objects with type_exists records) the records turned
                     into type_matches, for compilers without that kind
+  embed-NAME        a "binary" that embeds OBJ twice (as a skeleton's tool
+                    does), with a stray ELF magic between: rc_embedded_find
 
 Only the standard library; ELF64 little-endian objects only.
 """
@@ -138,6 +140,8 @@ def main():
             "self-" + name: pair(obj[btf_off:btf_off + btf_size], obj),
             "mod-" + name: struct.pack("<I", len(target) | 1 << 31) + target
             + pair(split_over(target, obj[btf_off:btf_off + btf_size]), obj),
+            "embed-" + name: b"HOST" + bytes(12) + obj + b"\x7fELF" + bytes(4)
+            + obj,
         }
         if ".BTF.ext" in secs:
             patched = bytearray(obj)
