@@ -2,7 +2,8 @@
 # test/crosscheck/run.sh - compare relocore's CO-RE decisions with libbpf's.
 #
 # For every example object (examples/*.bpf.c and the corner cases in
-# test/crosscheck/edge/*.bpf.c, built once on the host by examples/build.sh)
+# test/crosscheck/edge/*.bpf.c, built once on the host by examples/build.sh;
+# edge-gcc/*.bpf.c built by GCC: bpf-gcc -O2 -gbtf -mco-re)
 # and each Debian kernel BTF (cloud-6.1, cloud-6.12,
 # rt-6.12, from vm/kernel-btf.sh):
 #   relocore:  build/bin/relocore explain OBJ --btf BTF --json
@@ -40,6 +41,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../../scripts/cache.sh"
 need bpftool bpftool
 need /usr/lib/x86_64-linux-gnu/libbpf.a libbpf-dev
+need bpf-gcc gcc-bpf
 
 RELOCORE=${RELOCORE:-$RC_BUILD/bin/relocore}
 KERNELS=${CROSSCHECK_KERNELS:-cloud-6.1 cloud-6.12 rt-6.12}
@@ -66,6 +68,11 @@ else
 	rm -rf "$work/examples"
 	"$RC_ROOT/examples/build.sh" "$work/examples" "$RC_ROOT"/examples/*.bpf.c "$here"/edge/*.bpf.c >&2 ||
 		{ echo "FAIL: crosscheck: examples/build.sh failed"; exit 1; }
+	# and GCC's CO-RE (edge-gcc/: bpf-gcc -O2 -gbtf -mco-re)
+	for src in "$here"/edge-gcc/*.bpf.c; do
+		bpf-gcc -O2 -gbtf -mco-re -c "$src" -o "$work/examples/$(basename "$src" .c).o" ||
+			{ echo "FAIL: crosscheck: bpf-gcc $src failed"; exit 1; }
+	done
 	objs=("$work"/examples/*.bpf.o)
 fi
 if [ ${#objs[@]} -eq 0 ] || [ ! -e "${objs[0]}" ]; then
