@@ -5,9 +5,10 @@
 #
 #   SUITE  bookworm  the system's own apt sources (the machine's release)
 #          sid       Debian unstable, through a private apt configuration
-#                    (its sources file, lists and package cache in
-#                    $RC_CACHE/apt/sid/; the system's sources are not
-#                    touched); its lists are refreshed when older than a day
+#                    (vm/lib.sh's vm_apt: its sources file, lists and
+#                    package cache in $RC_CACHE/apt/sid/; the system's
+#                    sources are not touched); its lists are refreshed when
+#                    older than a day
 #
 # Cached by package version: $RC_CACHE/libbpf-tools/<.deb file name>/
 #   root/        the unpacked package
@@ -16,8 +17,8 @@
 # to the repository: the corpus is fetched at test time.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=../../scripts/cache.sh
-source "$here/../../scripts/cache.sh"
+# shellcheck source=../../vm/lib.sh
+source "$here/../../vm/lib.sh"
 need apt-get apt
 need apt-cache apt
 need dpkg dpkg
@@ -27,33 +28,27 @@ need /usr/share/keyrings/debian-archive-keyring.gpg debian-archive-keyring
 suite=$1
 log() { echo "libbpf-tools[$suite]: $*" >&2; }
 pkg=libbpf-tools
-apt_opts=()
 
 case "$suite" in
-bookworm) ;;
+bookworm) vm_apt system ;;
 sid)
-	d="$RC_CACHE/apt/sid"
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	src="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main"
-	[ "$(cat "$d/sources.list" 2>/dev/null)" = "$src" ] || echo "$src" >"$d/sources.list"
-	apt_opts=(-o "Dir::Etc::sourcelist=$d/sources.list" -o Dir::Etc::sourceparts=/nonexistent
-		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
-		-o "Dir::State::status=/var/lib/dpkg/status")
-	if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
-		log "refreshing the private apt lists of sid ($d/lists)"
-		timeout 300 apt-get "${apt_opts[@]}" update -qq >&2 ||
-			{ log "apt-get update (sid) failed or timed out"; exit 1; }
+	# the private apt configuration the VM matrix uses too (vm/lib.sh)
+	vm_apt sid
+	if [ -z "$(find "$RC_CACHE/apt/sid/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
+		log "refreshing the private apt lists of sid (older than a day)"
+		vm_apt_update
 	fi
 	;;
 *) echo "$0: unknown suite '$suite' (bookworm|sid)" >&2; exit 2 ;;
 esac
+apt_opts=("${VM_APT[@]}")
 
 version=$(timeout 120 apt-cache "${apt_opts[@]}" policy "$pkg" 2>/dev/null | awk '/Candidate:/{print $2}')
 if [ -z "$version" ] || [ "$version" = "(none)" ]; then
 	if [ "$suite" = bookworm ]; then
 		log "no candidate for $pkg; running apt-get update once"
 		timeout 600 apt-get update -qq >&2 || true
-		version=$(timeout 120 apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/{print $2}')
+		version=$(timeout 120 apt-cache "${apt_opts[@]}" policy "$pkg" 2>/dev/null | awk '/Candidate:/{print $2}')
 	fi
 	[ -n "$version" ] && [ "$version" != "(none)" ] || { log "apt knows no $pkg"; exit 1; }
 fi
