@@ -190,24 +190,31 @@ struct btf *bg_minimize(const struct rc_target *target, const char *const *objs,
 		return NULL;
 	}
 	for (i = 0; i < nr_objs; i++) {
-		struct rc_object *obj = rc_object_open(objs[i], err);
+		/* a binary that embeds several objects: all of them */
+		struct rc_object **all;
+		size_t j, k, n, nr_all;
 		const struct rc_result *res;
-		size_t k, n;
 
-		if (!obj)
+		if (rc_object_open_all(objs[i], &all, &nr_all, err))
 			goto out;
-		n = rc_object_results(obj, &res);
-		for (k = 0; k < n; k++) {
-			ret = bg_subset_add_relo(&s, rc_object_btf(obj), &res[k].relo, target);
-			if (ret) {
-				rc_fmt(err->msg, sizeof(err->msg),
-				       "%s: section %s insn #%u: cannot keep the types of this relocation: %s",
-				       objs[i], res[k].section, res[k].insn_idx, strerror(-ret));
-				rc_object_free(obj);
-				goto out;
+		for (j = 0, ret = 0; j < nr_all && !ret; j++) {
+			struct rc_object *obj = all[j];
+
+			n = rc_object_results(obj, &res);
+			for (k = 0; k < n && !ret; k++) {
+				ret = bg_subset_add_relo(&s, rc_object_btf(obj), &res[k].relo, target);
+				if (ret)
+					rc_fmt(err->msg, sizeof(err->msg),
+					       "%s: section %s insn #%u: cannot keep the types of this relocation: %s",
+					       rc_object_name(obj), res[k].section,
+					       res[k].insn_idx, strerror(-ret));
 			}
 		}
-		rc_object_free(obj);
+		for (j = 0; j < nr_all; j++)
+			rc_object_free(all[j]);
+		free(all);
+		if (ret)
+			goto out;
 	}
 	out = bg_subset_emit(&s, NULL, 0);
 	if (!out)

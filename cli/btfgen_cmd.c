@@ -19,7 +19,9 @@ static void btfgen_usage(FILE *f)
 "the objects need (the members they access with their offsets, the types\n"
 "they test, the enums they read), so that every relocation decides the same\n"
 "against MIN as against FULL.  MIN is raw BTF: give it to relocore --btf,\n"
-"to libbpf as btf_custom_path, or put it in an archive.\n");
+"to libbpf as btf_custom_path, or put it in an archive.\n"
+"An OBJ may be a binary that embeds BPF objects (a libbpf skeleton's tool):\n"
+"every object it embeds counts.\n");
 }
 
 static struct rc_target *read_target(const char *path)

@@ -459,6 +459,61 @@ struct rc_object *rc_object_open_select(const char *path, const char *select,
 	return open_embedded(buf, size, path, select, err);
 }
 
+int rc_object_open_all(const char *path, struct rc_object ***objs, size_t *nr,
+		       struct rc_error *err)
+{
+	struct rc_embedded *v = NULL;
+	struct rc_object **out;
+	size_t n = 0, i;
+	void *buf;
+	size_t size;
+
+	*objs = NULL;
+	*nr = 0;
+	if (rc_file_read(path, &buf, &size, err))
+		return -EINVAL;
+	if (rc_embedded_find(buf, size, path, &v, &n, err)) {
+		free(buf);
+		return -EINVAL;
+	}
+	free(v);
+	free(buf);
+	if (n <= 1) {
+		/* one object, or none (that one's open says why) */
+		struct rc_object *o = rc_object_open_select(path, NULL, err);
+
+		if (!o)
+			return -EINVAL;
+		out = malloc(sizeof(*out));
+		if (!out) {
+			rc_object_free(o);
+			return -ENOMEM;
+		}
+		out[0] = o;
+		*objs = out;
+		*nr = 1;
+		return 0;
+	}
+	out = calloc(n, sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		char sel[32];
+
+		snprintf(sel, sizeof(sel), "%zu", i);
+		out[i] = rc_object_open_select(path, sel, err);
+		if (!out[i]) {
+			while (i--)
+				rc_object_free(out[i]);
+			free(out);
+			return -EINVAL;
+		}
+	}
+	*objs = out;
+	*nr = n;
+	return 0;
+}
+
 struct rc_object *rc_object_open(const char *path, struct rc_error *err)
 {
 	return rc_object_open_select(path, NULL, err);

@@ -238,6 +238,14 @@ size_t rc_object_relo_count(const struct rc_object *obj);
 struct rc_object *rc_object_open_select(const char *path, const char *select,
 					struct rc_error *err);
 
+/*
+ * Every object of @path: the BPF object it is, or each one it embeds (in
+ * file order).  *@objs (free() it, rc_object_free each) gets *@nr >= 1.
+ * 0, or -errno with @err as rc_object_open_select would say.
+ */
+int rc_object_open_all(const char *path, struct rc_object ***objs, size_t *nr,
+		       struct rc_error *err);
+
 /* A BPF ELF object embedded in another file. */
 struct rc_embedded {
 	size_t index;		/* among the file's embedded objects */

@@ -48,6 +48,11 @@
 // RUN: not %relocore extract %t.d/tool2 --object 7 -o %t.d/none7 2>&1 | FileCheck --check-prefix=NOSUCH %s
 // NOSUCH: no embedded BPF object '{{nosuch|7}}'; it embeds 2: 0 first_obj {{.*}}; 1 second_obj
 // RUN: test ! -e %t.d/none7
+// btfgen takes every object a binary embeds
+// RUN: %relocore btfgen --btf %t.target.o -o %t.d/min-two.btf %t.d/one.bpf.o %t.d/two.bpf.o
+// RUN: %relocore btfgen --btf %t.target.o -o %t.d/min-tool2.btf %t.d/tool2
+// RUN: cmp %t.d/min-two.btf %t.d/min-tool2.btf
+// RUN: not cmp -s %t.d/min-two.btf %t.d/min-plain.btf
 // the relocatable (ET_REL) that carries them names them too
 // RUN: %relocore extract %t.d/two.o -o %t.d/out2 --json | FileCheck --check-prefix=JSON2 %s
 // JSON2: "objects":[{"index":0,"name":"first_obj","name_from":"symbol",{{.*}}"output":"{{.*}}out2/first_obj.o"},{"index":1,"name":"second_obj",
