@@ -4,8 +4,9 @@
 # For every example object (examples/*.bpf.c and the corner cases in
 # test/crosscheck/edge/*.bpf.c, built once on the host by examples/build.sh;
 # edge-gcc/*.bpf.c built by GCC: bpf-gcc -O2 -gbtf -mco-re)
-# and each Debian kernel BTF (cloud-6.1, cloud-6.12,
-# rt-6.12, from vm/kernel-btf.sh):
+# and the BTF of each Debian kernel of the VM matrix (vm/kernels.list, KIND
+# deb: 5.10, 6.1, 6.12, 7.2, cloud and rt; from vm/kernel-btf.sh), two
+# kernels at a time:
 #   relocore:  build/bin/relocore explain OBJ --btf BTF --json
 #   libbpf:    build/crosscheck/libbpf_oracle (libbpf_oracle.c), which calls
 #              libbpf 1.1's own bpf_core_calc_relo_insn()/bpf_core_patch_insn()
@@ -30,7 +31,8 @@
 # nothing was compared.
 #
 # Environment: RELOCORE (default build/bin/relocore), CROSSCHECK_KERNELS
-# (default "cloud-6.1 cloud-6.12 rt-6.12"), CROSSCHECK_OBJS (object files to
+# (default: the Debian kernels of vm/kernels.list), CROSSCHECK_JOBS (kernels
+# checked at once, default 2), CROSSCHECK_OBJS (object files to
 # use instead of building examples/), CROSSCHECK_CORPUS (default "bookworm
 # sid"; "none" or "" for no libbpf-tools), CROSSCHECK_NO_BPFTOOL=1 skips the
 # oracle-vs-bpftool check.  Per-run files are kept in build/crosscheck/out/.
@@ -44,7 +46,9 @@ need /usr/lib/x86_64-linux-gnu/libbpf.a libbpf-dev
 need bpf-gcc gcc-bpf
 
 RELOCORE=${RELOCORE:-$RC_BUILD/bin/relocore}
-KERNELS=${CROSSCHECK_KERNELS:-cloud-6.1 cloud-6.12 rt-6.12}
+# default: every Debian kernel of the VM matrix (KIND deb: 5.10, 6.1, 6.12,
+# 7.2, cloud and rt)
+KERNELS=${CROSSCHECK_KERNELS:-$(awk '!/^[[:space:]]*(#|$)/ && $2 == "deb" {print $1}' "$RC_ROOT/vm/kernels.list" | tr '\n' ' ')}
 CORPUS=${CROSSCHECK_CORPUS-bookworm sid}
 work="$RC_BUILD/crosscheck"
 oracle="$work/libbpf_oracle"
@@ -133,13 +137,17 @@ for suite in $CORPUS; do
 	corpus_objs=$((corpus_objs + nobj))
 done
 
-total=0
-mism=0
-nothing=0
-pairs=0
-npairs=$(( ${#objs[@]} * $(wc -w <<<"$KERNELS") ))
-for kernel in $KERNELS; do
-	btf=$("$RC_ROOT/vm/kernel-btf.sh" "$kernel") || { echo "FAIL: crosscheck/*/$kernel: no BTF (vm/kernel-btf.sh $kernel)"; harness_bad=1; continue; }
+# check_kernel KERNEL: every object against KERNEL's BTF; PASS/FAIL lines on
+# stdout, then one line "COUNTS: relocations mismatches nothing pairs bad"
+check_kernel() {
+	local kernel=$1 btf total=0 mism=0 nothing=0 pairs=0 harness_bad=0
+	local obj name tag out rrc orc why brc n same wrc line c m relocated
+	btf=$("$RC_ROOT/vm/kernel-btf.sh" "$kernel") || {
+		echo "FAIL: crosscheck/*/$kernel: no BTF (vm/kernel-btf.sh $kernel)"
+		echo "COUNTS: 0 0 0 0 1"
+		return
+	}
+	log "$kernel: ${#objs[@]} objects against $btf"
 	for obj in "${objs[@]}"; do
 		name=$(basename "$obj" .o)
 		name=${name%.bpf}
@@ -147,8 +155,8 @@ for kernel in $KERNELS; do
 		out="$work/out/$name/$kernel"
 		mkdir -p "$out"
 		pairs=$((pairs + 1))
-		if [ $((pairs % 50)) = 0 ]; then
-			log "progress: $pairs/$npairs object x kernel pairs, $total relocations compared, $mism mismatches"
+		if [ $((pairs % 40)) = 0 ]; then
+			log "progress: $kernel: $pairs/${#objs[@]} objects, $total relocations compared, $mism mismatches"
 		fi
 
 		# Nothing to relocate (no .BTF.ext, or no CO-RE records in it):
@@ -243,6 +251,35 @@ for kernel in $KERNELS; do
 			log "note: relocore explain exited $rrc for $tag (decisions agree)"
 		fi
 	done
+	echo "COUNTS: $total $mism $nothing $pairs $harness_bad"
+}
+
+# the kernels, CROSSCHECK_JOBS (default 2) at a time; results in kernel order
+jobs_max=${CROSSCHECK_JOBS:-2}
+rm -f "$work"/kernel-*.out
+running=0
+for kernel in $KERNELS; do
+	check_kernel "$kernel" >"$work/kernel-$kernel.out" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs_max" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+total=0 mism=0 nothing=0 pairs=0
+for kernel in $KERNELS; do
+	f="$work/kernel-$kernel.out"
+	grep -v '^COUNTS: ' "$f"
+	line=$(grep '^COUNTS: ' "$f" | tail -n1)
+	if [ -z "$line" ]; then
+		echo "FAIL: crosscheck/*/$kernel: the kernel's run ended without counts: $(tail -c 300 "$f")"
+		harness_bad=1
+		continue
+	fi
+	read -r _ c m n p b <<<"$line"
+	total=$((total + c)) mism=$((mism + m)) nothing=$((nothing + n)) pairs=$((pairs + p))
+	[ "$b" = 0 ] || harness_bad=1
 done
 
 echo "crosscheck: ${#objs[@]} objects ($corpus_objs from libbpf-tools: $CORPUS), $pairs object x kernel pairs ($nothing with nothing to relocate)"
