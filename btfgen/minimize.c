@@ -50,8 +50,11 @@ static int mark_member(struct bg_subset *s, uint32_t id, int i)
 	if (btf_is_any_enum(t))		/* an enumerator */
 		return mark(s, id, BG_SHELL, 0);
 	mt = btf__type_by_id(s->src, btf_members(t)[i].type);
-	if (mt && btf_is_ptr(mt) && !s->keep[btf_members(t)[i].type]) {
-		/* a pointer member: its size and kind are all a field needs */
+	if (mt && btf_is_ptr(mt) &&
+	    (!s->keep[btf_members(t)[i].type] || s->weak_ptr[btf_members(t)[i].type])) {
+		/* a pointer member: its size and kind are all a field needs
+		 * (libbpf's field compatibility takes any pointer for any
+		 * pointer), however many relocations reach it */
 		s->keep[btf_members(t)[i].type] = BG_SHELL;
 		s->weak_ptr[btf_members(t)[i].type] = 1;
 		return 0;
