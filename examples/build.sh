@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# examples/build.sh OUTDIR [SRC.bpf.c...] - compile every examples/*.bpf.c
+# examples/build.sh [--arch ARCH] OUTDIR [SRC.bpf.c...] - compile every examples/*.bpf.c
 # (or the given sources) once, on the host, into OUTDIR/<name>.bpf.o, the way
 # users build CO-RE programs:
 #
@@ -11,13 +11,29 @@
 # $RC_CACHE/vmlinux-h/<sha256 of the BTF>/ and is never written into the
 # clone.  RC_EXAMPLES_BTF=path overrides the BTF (default: the one printed by
 # `vm/kernel-btf.sh cloud-6.1`).
+#
+# --arch arm64: for the programs that are architecture-specific (they read
+# struct pt_regs, or attach to an architecture's syscall wrapper: see
+# vm/arch-objs.sh), -D__TARGET_ARCH_arm64 against the vmlinux.h of Debian's
+# arm64 6.1 cloud kernel (`vm/kernel-btf.sh arm64-6.1`; RC_EXAMPLES_BTF
+# overrides it too).  The default is --arch x86.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../scripts/cache.sh
 source "$here/../scripts/cache.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 OUTDIR [SRC.bpf.c...]" >&2; exit 2; }
+arch=x86
+if [ "${1:-}" = --arch ]; then
+	arch=${2:-}
+	shift 2 || true
+fi
+case "$arch" in
+x86) btfkernel=cloud-6.1 ;;
+arm64) btfkernel=arm64-6.1 ;;
+*) echo "examples: --arch x86|arm64, not '$arch'" >&2; exit 2 ;;
+esac
+[ $# -ge 1 ] || { echo "usage: $0 [--arch x86|arm64] OUTDIR [SRC.bpf.c...]" >&2; exit 2; }
 out=$1
 shift
 mkdir -p "$out"
@@ -30,8 +46,8 @@ BPFTOOL=${BPFTOOL:-bpftool}
 
 btf=${RC_EXAMPLES_BTF:-}
 if [ -z "$btf" ]; then
-	echo "examples: locating the BTF of Debian's 6.1 cloud kernel (vm/kernel-btf.sh cloud-6.1)"
-	btf=$("$RC_ROOT/vm/kernel-btf.sh" cloud-6.1)
+	echo "examples: locating the BTF of Debian's 6.1 cloud kernel ($arch: vm/kernel-btf.sh $btfkernel)"
+	btf=$("$RC_ROOT/vm/kernel-btf.sh" "$btfkernel")
 fi
 [ -s "$btf" ] || { echo "examples: no BTF at '$btf'" >&2; exit 1; }
 
@@ -60,7 +76,7 @@ fi
 [ ${#srcs[@]} -gt 0 ] || { echo "examples: no *.bpf.c in $here" >&2; exit 1; }
 for src in "${srcs[@]}"; do
 	name=$(basename "$src" .c)
-	cmd=("$CLANG" -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall
+	cmd=("$CLANG" -target bpf -O2 -g -D__TARGET_ARCH_$arch -Wall
 	     -I"$hdir" -I"$here" -c "$src" -o "$out/$name.o")
 	echo "examples: ${cmd[*]}"
 	"${cmd[@]}"

@@ -69,7 +69,18 @@ static __always_inline u32 task_state(struct task_struct *task)
 	return (u32)BPF_CORE_READ((struct task_struct___old *)task, state);
 }
 
-SEC("kprobe/__x64_sys_getpid")
+/*
+ * The syscall's entry point is architecture-specific (the pt_regs wrapper
+ * the syscall table calls): one object per architecture, compiled with
+ * -D__TARGET_ARCH_<arch> (examples/build.sh --arch).
+ */
+#if defined(__TARGET_ARCH_arm64)
+#define SYS_GETPID "__arm64_sys_getpid"
+#else
+#define SYS_GETPID "__x64_sys_getpid"
+#endif
+
+SEC("kprobe/" SYS_GETPID)
 int BPF_KPROBE(getpid_entry)
 {
 	u64 id = bpf_get_current_pid_tgid();
@@ -79,7 +90,7 @@ int BPF_KPROBE(getpid_entry)
 	return 0;
 }
 
-SEC("kretprobe/__x64_sys_getpid")
+SEC("kretprobe/" SYS_GETPID)
 int BPF_KRETPROBE(getpid_exit, long ret)
 {
 	u64 id = bpf_get_current_pid_tgid();

@@ -11,7 +11,9 @@
 # install) into $RC_CACHE/kernels/<package .deb file name>/; here the vmlinux
 # ELF is recovered from the compressed payload of its vmlinuz (by finding the
 # compressor's magic bytes, then decompressing from there), and its .BTF
-# section is written out with objcopy.  Result, beside the kernel:
+# section is written out with objcopy.  An arm64 vmlinuz is a bare Image
+# (no ELF): the .BTF is found by its header.  Either way the result must
+# parse as BTF with a struct task_struct (bpftool).  Result, beside the kernel:
 #   $RC_CACHE/kernels/<package .deb file name>/vmlinux.btf
 # A kernel built by a `build` entry may leave vmlinux.btf itself.
 # Set RC_KERNEL_PKG to pin a package name instead of picking the newest.
@@ -48,14 +50,18 @@ img="$dir/vmlinuz"
 log "extracting vmlinux from $img"
 
 # Try each compressor whose magic occurs in the image, at each occurrence,
-# until one yields an ELF file.
+# until one yields an ELF file (x86's bzImage: a compressed vmlinux inside).
 try_payload() { # $1 = byte offset, $2.. = decompress command
 	local off=$1; shift
 	tail -c +"$((off + 1))" "$img" | timeout 300 "$@" >"$tmp/vmlinux" 2>/dev/null || true
 	[ "$(head -c4 "$tmp/vmlinux" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ]
 }
+magic4() { head -c4 "$1" | od -An -tx1 | tr -d ' \n'; }
 found=
-for spec in 'fd377a585a00|xz -dc' '28b52ffd|zstd -dcq' '1f8b08|gzip -dc' \
+if [ "$(magic4 "$img")" = 7f454c46 ]; then
+	cp "$img" "$tmp/vmlinux"; found=none
+fi
+[ -n "$found" ] || for spec in 'fd377a585a00|xz -dc' '28b52ffd|zstd -dcq' '1f8b08|gzip -dc' \
 	    '425a68|bzip2 -dc' '5d000000|xz -dc --format=lzma' '02214c18|lz4 -dc'; do
 	magic=${spec%%|*}; cmd=${spec#*|}
 	command -v "${cmd%% *}" >/dev/null || continue
@@ -66,10 +72,61 @@ for spec in 'fd377a585a00|xz -dc' '28b52ffd|zstd -dcq' '1f8b08|gzip -dc' \
 		if try_payload "$off" $cmd; then found=$cmd; break 2; fi
 	done < <(LC_ALL=C grep -obUaP "$pat" "$img" | cut -d: -f1 | head -n 8)
 done
-[ -n "$found" ] || { log "could not find a vmlinux payload in $img"; exit 1; }
-log "payload decompressed with '$found'; extracting .BTF"
-objcopy -O binary --only-section=.BTF "$tmp/vmlinux" "$tmp/vmlinux.btf"
-[ -s "$tmp/vmlinux.btf" ] || { log "vmlinux has no .BTF section"; exit 1; }
+if [ -n "$found" ]; then
+	log "payload decompressed with '$found'; extracting .BTF"
+	objcopy -O binary --only-section=.BTF "$tmp/vmlinux" "$tmp/vmlinux.btf"
+	[ -s "$tmp/vmlinux.btf" ] || { log "vmlinux has no .BTF section"; exit 1; }
+else
+	# No ELF inside: arm64's vmlinuz is the bare `Image` (or Image.gz), its
+	# sections laid out with no headers.  Find the .BTF blob by its header
+	# (struct btf_header: magic 0xeB9F, version 1, flags 0, hdr_len,
+	# type_off/len, str_off/len) whose sections fit in the image and whose
+	# string section starts and ends with NUL; take the largest such blob
+	# (the kernel's; an embedded BPF object's own .BTF is far smaller) and
+	# validate it below.
+	raw=$img
+	if [ "$(head -c3 "$img" | od -An -tx1 | tr -d ' \n')" = 1f8b08 ]; then
+		log "$img is gzip'd: decompressing"
+		timeout 300 gzip -dc "$img" >"$tmp/Image" 2>/dev/null || true
+		raw=$tmp/Image
+	fi
+	log "no ELF payload in $img: looking for the .BTF blob by its header"
+	need python3 python3
+	python3 - "$raw" "$tmp/vmlinux.btf" <<'PY' >&2 || { log "no BTF blob found in $img"; exit 1; }
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+best, pos, seen = None, 0, 0
+while True:
+    pos = data.find(b"\x9f\xeb\x01\x00", pos)
+    if pos < 0:
+        break
+    seen += 1
+    if pos + 24 <= len(data):
+        hdr_len, type_off, type_len, str_off, str_len = struct.unpack_from("<5I", data, pos + 4)
+        end = pos + hdr_len + str_off + str_len
+        strs = data[pos + hdr_len + str_off:end]
+        if (24 <= hdr_len <= 256 and type_off % 4 == 0 and type_len > 0 and str_len > 0
+                and type_off + type_len <= str_off and end <= len(data)
+                and strs[:1] == b"\0" and strs[-1:] == b"\0"):
+            size = end - pos
+            if best is None or size > best[1]:
+                best = (pos, size)
+    pos += 1
+if best is None:
+    print(f"kernel-btf: {seen} BTF magic(s) in {sys.argv[1]}, none with a header that fits")
+    sys.exit(1)
+print(f"kernel-btf: BTF header at offset {best[0]:#x} of {sys.argv[1]}: {best[1]} bytes ({seen} magic(s) seen)")
+open(sys.argv[2], "wb").write(data[best[0]:best[0] + best[1]])
+PY
+fi
+# whatever the route, the blob must parse as BTF (libbpf's checks, through
+# bpftool) and describe a kernel (struct task_struct)
+need bpftool bpftool
+if ! bpftool btf dump file "$tmp/vmlinux.btf" format raw >"$tmp/raw.txt" 2>"$tmp/bpftool.err" ||
+	! grep -q "^\[[0-9]*\] STRUCT 'task_struct' " "$tmp/raw.txt"; then
+	log "the BTF cut from $img does not parse as a kernel's BTF: $(head -c 300 "$tmp/bpftool.err")"
+	exit 1
+fi
 
 chmod 644 "$tmp/vmlinux.btf"
 mv "$tmp/vmlinux.btf" "$btf"

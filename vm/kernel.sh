@@ -11,6 +11,7 @@
 #     release              `uname -r` of that kernel
 #     lib/modules/<release>/   the modules tree (modules.dep, *.ko[.xz|.zst])
 #     vmlinux.btf          added by vm/kernel-btf.sh when asked for
+#     arch                 its Debian architecture (KIND deb)
 #
 # The same directory is used by vm/kernel-btf.sh.  Nothing is installed:
 # `apt-get download` + `dpkg -x` only.
@@ -20,6 +21,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [ $# -eq 1 ] || { echo "usage: $0 NAME  (NAME from $VM_LIST)" >&2; exit 2; }
 name=$1
 read -r kind spec _btf < <(vm_entry "$name")
+arch=$(vm_arch "$name")
 log() { echo "kernel[$name]: $*" >&2; }
 
 need depmod kmod
@@ -31,14 +33,16 @@ deb)
 	# private apt configuration (vm/lib.sh: vm_apt), never the system's
 	suite=system re=$spec
 	case "$spec" in [a-z]*/*) suite=${spec%%/*}; re=${spec#*/} ;; esac
-	vm_apt "$suite"
+	# a foreign ARCH (arm64) comes through its own private configuration
+	# ([arch=arm64] sources) as PKG:arm64
+	vm_apt "$suite" "$arch"
 	pin_var="RC_KERNEL_PKG_$(tr -c 'A-Za-z0-9\n' _ <<<"$name")"
 	pin="${!pin_var:-}"
 	# the package resolution (apt-cache search + apt-get --print-uris) is
 	# remembered until the apt lists change
 	stamp=$(vm_apt_stamp)
 	memo="$RC_CACHE/kernels/.resolved-$name"
-	want="$spec|$pin|$stamp"
+	want="$spec|$arch|$pin|$stamp"
 	debname=
 	if [ -f "$memo" ] && [ "$(sed -n 1p "$memo")" = "$want" ]; then
 		pkg=$(sed -n 2p "$memo")
@@ -61,7 +65,7 @@ deb)
 		# the newest one whose .deb is really there, and say so
 		pkg= debname=
 		for c in $cands; do
-			uri=$(timeout 120 apt-get "${VM_APT[@]}" download --print-uris "$c" 2>/dev/null | awk 'NR==1{print $1}' | tr -d "'")
+			uri=$(timeout 120 apt-get "${VM_APT[@]}" download --print-uris "$(vm_apt_pkg "$c")" 2>/dev/null | awk 'NR==1{print $1}' | tr -d "'")
 			[ -n "$uri" ] || continue
 			if timeout 60 python3 -c 'import sys,urllib.request; urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="HEAD"), timeout=50)' "$uri" 2>/dev/null; then
 				pkg=$c
@@ -106,8 +110,8 @@ deb)
 	case "$pkg" in
 	linux-binary-unsigned-*) r=${pkg#linux-binary-unsigned-}; pkgs+=("linux-modules-$r" "linux-base-$r") ;;
 	esac
-	log "downloading ${pkgs[*]} ($suite)"
-	(cd "$tmp" && timeout 900 apt-get "${VM_APT[@]}" download -q "${pkgs[@]}" 2>&1 |
+	log "downloading ${pkgs[*]} ($suite, $arch)"
+	(cd "$tmp" && timeout 900 apt-get "${VM_APT[@]}" download -q $(for p in "${pkgs[@]}"; do vm_apt_pkg "$p"; done) 2>&1 |
 		{ grep -v '^W: Download is performed unsandboxed' >&2 || true; })
 	for deb in "$tmp"/*.deb; do
 		log "unpacking $(basename "$deb") ($(du -h "$deb" | cut -f1))"
@@ -144,6 +148,7 @@ deb)
 	fi
 	echo "$rel" >"$out/release"
 	echo "$pkg ($suite)" >"$out/package"
+	echo "$arch" >"$out/arch"
 	;;
 build)
 	log "building with $spec"

@@ -18,37 +18,67 @@ vm_entry() {
 # vm_sha FILE...: short content hash of files (for cache keys).
 vm_sha() { cat "$@" | sha256sum | cut -c1-16; }
 
-# vm_apt SUITE: set VM_APT to the apt-get/apt-cache options that reach SUITE
-# ("system": the system's own sources).  Other suites (bullseye, sid, ...)
-# get a private configuration under $RC_CACHE/apt/SUITE (sources, lists,
+# vm_arch NAME: the Debian architecture of kernel NAME (ARCH, the fifth
+# column of kernels.list; default amd64): amd64 or arm64.
+vm_arch() {
+	local a
+	a=$(awk -v n="$1" '!/^[[:space:]]*(#|$)/ && $1 == n {print ($5 == "" ? "amd64" : $5); exit}' "$VM_LIST")
+	case "$a" in
+	amd64|arm64) echo "$a" ;;
+	"") echo "vm: no kernel '$1' in $VM_LIST" >&2; return 1 ;;
+	*) echo "vm: kernel '$1': unknown ARCH '$a' (amd64|arm64)" >&2; return 1 ;;
+	esac
+}
+# vm_archs NAME...: the distinct architectures of these kernels, in order
+vm_archs() { local k; for k in "$@"; do vm_arch "$k"; done | awk '!seen[$0]++'; }
+# vm_host_arch: the host's Debian architecture (amd64)
+vm_host_arch() { dpkg --print-architecture; }
+
+# vm_apt SUITE [ARCH]: set VM_APT to the apt-get/apt-cache options that reach
+# SUITE ("system": the system's own sources).  Other suites (bullseye, sid,
+# ...) get a private configuration under $RC_CACHE/apt/SUITE (sources, lists,
 # cache), made and updated once; the system's sources are never touched.
-# VM_APT_ARCHS (e.g. "amd64 arm64") adds architectures.
+# VM_APT_ARCHS (e.g. "amd64 arm64") adds architectures.  A foreign ARCH
+# (arm64 on an amd64 host) gets its own private configuration,
+# $RC_CACHE/apt/SUITE-ARCH, whose sources say [arch=ARCH] ("system" is then
+# the system's release, e.g. bookworm); VM_APT_ARCH is set to ARCH and
+# packages are named PKG:ARCH (apt-get download only: `dpkg
+# --add-architecture` is never needed).
 vm_apt() {
 	VM_APT_SUITE=$1
+	VM_APT_ARCH=${2:-}
 	VM_APT=(-o APT::Sandbox::User=root)
-	[ "$1" = system ] && return 0
-	local d="$RC_CACHE/apt/$1" a
+	[ "$VM_APT_ARCH" != "$(vm_host_arch)" ] || VM_APT_ARCH=
+	if [ -n "$VM_APT_ARCH" ] && [ "$1" = system ]; then
+		VM_APT_SUITE=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	fi
+	[ "$VM_APT_SUITE" = system ] && return 0
+	local d="$RC_CACHE/apt/$VM_APT_SUITE${VM_APT_ARCH:+-$VM_APT_ARCH}" a opt="signed-by=/usr/share/keyrings/debian-archive-keyring.gpg"
+	[ -z "$VM_APT_ARCH" ] || opt="arch=$VM_APT_ARCH $opt"
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 	{
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $1 main"
-		case "$1" in
+		echo "deb [$opt] http://deb.debian.org/debian $VM_APT_SUITE main"
+		case "$VM_APT_SUITE" in
 		sid|unstable|experimental) ;;
-		*) echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $1-security main" ;;
+		*) echo "deb [$opt] http://deb.debian.org/debian-security $VM_APT_SUITE-security main" ;;
 		esac
 	} >"$d/sources.list.new"
 	cmp -s "$d/sources.list.new" "$d/sources.list" && rm -f "$d/sources.list.new" || mv "$d/sources.list.new" "$d/sources.list"
 	VM_APT+=(-o Dir::Etc::sourcelist="$d/sources.list" -o Dir::Etc::sourceparts=/nonexistent
 		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache")
-	for a in ${VM_APT_ARCHS:-}; do VM_APT+=(-o APT::Architectures::="$a"); done
+	for a in ${VM_APT_ARCHS:-} $VM_APT_ARCH; do VM_APT+=(-o APT::Architectures::="$a"); done
+	VM_APT_LISTS=$d/lists
 	ls "$d"/lists/*Packages* >/dev/null 2>&1 || vm_apt_update
 }
+# vm_apt_pkg PKG: PKG as apt must name it for VM_APT_ARCH (PKG:arm64)
+vm_apt_pkg() { echo "$1${VM_APT_ARCH:+:$VM_APT_ARCH}"; }
 vm_apt_update() {
-	echo "vm: apt-get update ($VM_APT_SUITE)" >&2
+	echo "vm: apt-get update ($VM_APT_SUITE${VM_APT_ARCH:+ $VM_APT_ARCH})" >&2
 	timeout 600 apt-get "${VM_APT[@]}" update -qq >&2 || true
 }
 # vm_apt_stamp: the newest list's mtime (a resolution is kept until it changes)
 vm_apt_stamp() {
 	local l=/var/lib/apt/lists
-	[ "$VM_APT_SUITE" = system ] || l="$RC_CACHE/apt/$VM_APT_SUITE/lists"
+	[ "$VM_APT_SUITE" = system ] || l=$VM_APT_LISTS
 	stat -c %Y "$l"/*Packages* 2>/dev/null | sort -n | tail -n1
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# llvm-pass/examples/build.sh OUTDIR - compile the plugin's BCC-style
+# llvm-pass/examples/build.sh [--arch ARCH] OUTDIR [SRC.c...] - compile the plugin's BCC-style
 # examples ONCE, as plain C with natural dereferences, with the relocore
 # plugin, against the same vmlinux.h examples/build.sh uses but without the
 # preserve_access_index pragma (-DBPF_NO_PRESERVE_ACCESS_INDEX):
@@ -7,11 +7,20 @@
 #   clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -DBPF_NO_PRESERVE_ACCESS_INDEX \
 #     -fplugin=build/lib/relocore-pass.so -fpass-plugin=build/lib/relocore-pass.so \
 #     -I<vmlinux.h dir> -c X.c -o OUTDIR/X.bpf.o
+# --arch arm64 (only the given sources, when they are architecture-specific:
+# vm/arch-objs.sh): -D__TARGET_ARCH_arm64 and the vmlinux.h of the arm64
+# kernel, as examples/build.sh --arch arm64.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../../scripts/cache.sh"
-[ $# -ge 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+arch=x86
+if [ "${1:-}" = --arch ]; then
+	arch=${2:-}
+	shift 2 || true
+fi
+[ $# -ge 1 ] || { echo "usage: $0 [--arch x86|arm64] OUTDIR [SRC.c...]" >&2; exit 2; }
 out=$1
+shift
 mkdir -p "$out"
 need clang clang
 plugin="$RC_BUILD/lib/relocore-pass.so"
@@ -19,12 +28,14 @@ plugin="$RC_BUILD/lib/relocore-pass.so"
 # examples/build.sh generates (or finds) the cached vmlinux.h; reuse it.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-hdr=$(bash "$RC_ROOT/examples/build.sh" "$tmp" "$RC_ROOT/examples/getpid.bpf.c" |
+hdr=$(bash "$RC_ROOT/examples/build.sh" --arch "$arch" "$tmp" "$RC_ROOT/examples/getpid.bpf.c" |
       sed -nE 's/.*(generating|using cached) ([^:]*vmlinux\.h).*/\2/p' | head -1)
 [ -s "$hdr" ] || { echo "llvm-pass/examples: no vmlinux.h" >&2; exit 1; }
-for src in "$here"/*.c; do
+srcs=("$@")
+[ ${#srcs[@]} -gt 0 ] || srcs=("$here"/*.c)
+for src in "${srcs[@]}"; do
 	name=$(basename "$src" .c)
-	cmd=(${CLANG:-clang} -target bpf -O2 -g -D__TARGET_ARCH_x86 -DBPF_NO_PRESERVE_ACCESS_INDEX
+	cmd=(${CLANG:-clang} -target bpf -O2 -g -D__TARGET_ARCH_$arch -DBPF_NO_PRESERVE_ACCESS_INDEX
 	     -fplugin="$plugin" -fpass-plugin="$plugin" -Rpass=relocore
 	     -I"$(dirname "$hdr")" -c "$src" -o "$out/$name.bpf.o")
 	echo "llvm-pass/examples: ${cmd[*]}"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# vm/cross.sh ARCH - relocore's static CLI and librelocore.a for guests of a
+# foreign architecture (arm64), cross-compiled with Debian's
+# gcc-aarch64-linux-gnu against the sysroot of vm/sysroot.sh ARCH, in their
+# own build directory: build/ARCH/ (CMake, cmake/aarch64-linux-gnu.cmake,
+# -DRELOCORE_CLI_ONLY=ON; make keeps it incremental).  Prints the directory;
+# build/ARCH/bin/relocore-static and build/ARCH/lib/librelocore.a are there.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+[ $# -eq 1 ] || { echo "usage: $0 ARCH (arm64)" >&2; exit 2; }
+arch=$1
+log() { echo "cross[$arch]: $*" >&2; }
+case "$arch" in
+arm64) tc="$RC_ROOT/cmake/aarch64-linux-gnu.cmake" ;;
+*) log "no cross build for '$arch' (arm64)"; exit 1 ;;
+esac
+need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+need cmake cmake
+need make make
+need file file
+sr=$("$VM_DIR/sysroot.sh" "$arch")
+b="$RC_BUILD/$arch"
+# reconfigure when the sysroot (package versions) changes
+if [ "$(cat "$b/.configured" 2>/dev/null)" != "$sr $(vm_sha "$tc")" ]; then
+	log "configuring $b (sysroot $sr)"
+	rm -rf "$b"
+	cmake -S "$RC_ROOT" -B "$b" -G "Unix Makefiles" -DCMAKE_TOOLCHAIN_FILE="$tc" \
+		-DRC_SYSROOT="$sr" -DRELOCORE_CLI_ONLY=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$b.configure.log" 2>&1 ||
+		{ tail -n 20 "$b.configure.log" >&2; log "cmake failed ($b.configure.log)"; exit 1; }
+	echo "$sr $(vm_sha "$tc")" >"$b/.configured"
+fi
+log "building relocore-static, librelocore.a in $b"
+make --no-print-directory -C "$b" -j2 relocore-static relocore >"$b.build.log" 2>&1 ||
+	{ grep -v 'getpw\|statically linked' "$b.build.log" | tail -n 20 >&2; log "make failed ($b.build.log)"; exit 1; }
+file -L "$b/bin/relocore-static" | grep -q 'ARM aarch64.*statically linked' ||
+	{ log "$b/bin/relocore-static is not a static arm64 program: $(file -L "$b/bin/relocore-static")"; exit 1; }
+echo "$b"
