@@ -19,7 +19,19 @@ name=$1 out=$2
 initrd=${3:-}
 log() { echo "vm[$name]: $*"; }
 
-need qemu-system-x86_64 qemu-system-x86
+# the QEMU of the kernel's architecture (ARCH of kernels.list)
+arch=$(vm_arch "$name")
+case "$arch" in
+amd64)
+	need qemu-system-x86_64 qemu-system-x86
+	qemu=(qemu-system-x86_64 -cpu max)
+	console=ttyS0 ;;
+arm64)
+	# the "virt" board (PCIe, PL011 UART); TCG's "max" CPU
+	need qemu-system-aarch64 qemu-system-arm
+	qemu=(qemu-system-aarch64 -M virt -cpu max)
+	console=ttyAMA0 ;;
+esac
 kdir=$("$VM_DIR/kernel.sh" "$name")
 [ -n "$initrd" ] || initrd=$("$VM_DIR/initramfs.sh" "$name")
 tmo=${RC_VM_TIMEOUT:-150}
@@ -27,21 +39,21 @@ rm -rf "$out"
 mkdir -p "$out"
 disk="$out/results.disk"
 truncate -s 64M "$disk"
-console="$out/console.log"
+conlog="$out/console.log"
 
-log "booting $(cat "$kdir/release") (initrd $(du -h "$initrd" | cut -f1), timeout ${tmo}s)"
+log "booting $(cat "$kdir/release") ($arch, ${qemu[0]}; initrd $(du -h "$initrd" | cut -f1), timeout ${tmo}s)"
 start=$(date +%s.%N)
 set +e
-timeout --kill-after=5 "$tmo" qemu-system-x86_64 -accel tcg -cpu max -m "${RC_VM_MEM:-1024}" -smp "${RC_VM_SMP:-1}" \
+timeout --kill-after=5 "$tmo" "${qemu[@]}" -accel tcg -m "${RC_VM_MEM:-1024}" -smp "${RC_VM_SMP:-1}" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none \
 	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 rdinit=/init" \
+	-append "console=$console panic=-1 oops=panic quiet loglevel=4 rdinit=/init" \
 	-drive file="$disk",format=raw,if=none,id=res,cache=unsafe \
 	-device virtio-blk-pci,drive=res \
-	</dev/null >"$console" 2>&1 &
+	</dev/null >"$conlog" 2>&1 &
 qpid=$!
 # progress: echo the guest's own "vm:" lines as they arrive
-tail -n +1 -F "$console" 2>/dev/null --pid=$qpid | grep --line-buffered '^vm: ' | sed -u "s/^vm: /vm[$name]:   guest: /" &
+tail -n +1 -F "$conlog" 2>/dev/null --pid=$qpid | grep --line-buffered '^vm: ' | sed -u "s/^vm: /vm[$name]:   guest: /" &
 wait $qpid
 rc=$?
 set -e
@@ -59,5 +71,5 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 else
 	log "no results from the guest (qemu rc $rc after ${secs%.*}s); console tail:"
 fi
-tail -n 40 "$console" | sed 's/^/    | /'
+tail -n 40 "$conlog" | sed 's/^/    | /'
 exit 1

@@ -2,8 +2,12 @@
 # /init of the test initramfs (busybox sh).  Mounts the pseudo file systems,
 # loads the modules listed in /etc/vm-modules (in order), runs
 # /tests/guest-tests.sh, writes /results as a tar to the raw disk /dev/vda
-# and powers off.  Progress goes to the console (ttyS0) with a "vm:" prefix.
+# and powers off.  Progress goes to the console (ttyS0, ttyAMA0 on arm64)
+# with a "vm:" prefix.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+# an image for another architecture than the host's carries busybox and
+# /bin/sh only: the applet links are made here
+[ -e /bin/mount ] || /bin/busybox --install -s
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null

@@ -23,32 +23,62 @@
 #          virtio_pci with their dependencies, resolved on the host with
 #          `modprobe -d ROOT -S RELEASE --show-depends` (reads files only;
 #          decompressed here, busybox insmod takes plain .ko), their load
-#          order in /etc/vm-modules, the kernel's name in /etc/vm-kernel, and
+#          order in /etc/vm-modules, the kernel's name in /etc/vm-kernel, its
+#          .config as /boot/config, and
 #          for BTF=archive|rcba kernels its BTF as /boot/vmlinux.btf; for
 #          BTF=rcba also /usr/lib/relocore/btf.rcba, a relocore archive of
 #          all the list's kernels minimized for the examples
+#
+# Per architecture (ARCH of kernels.list): an amd64 kernel gets the host's
+# busybox-static, build/bin/relocore-static and programs compiled with gcc
+# -static; an arm64 kernel gets busybox-static:arm64 (vm/sysroot.sh),
+# build/arm64/bin/relocore-static (vm/cross.sh) and the programs
+# cross-compiled with aarch64-linux-gnu-gcc -static against that sysroot
+# (busybox's applet links are made by /init in the guest: the host cannot
+# run an arm64 busybox to list them).  The objects are vm/arch-objs.sh
+# ARCH's: on arm64 the host's own files except the architecture-specific
+# ones.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [ $# -eq 1 ] || { echo "usage: $0 NAME" >&2; exit 2; }
 name=$1
 read -r _kind _spec btfmode < <(vm_entry "$name")
+arch=$(vm_arch "$name")
 log() { echo "initramfs[$name]: $*" >&2; }
 
 cache="$RC_CACHE/initramfs"
 mkdir -p "$cache"
-examples="${RC_VM_EXAMPLES:-$RC_BUILD/examples}"
-relocore="$RC_BUILD/bin/relocore-static"
-need busybox busybox-static
 need cpio cpio
 need file file
 need modprobe kmod
-need gcc gcc
-need /usr/lib/x86_64-linux-gnu/libc.a libc6-dev
-busybox=$(command -v busybox)
+ls "${RC_VM_EXAMPLES:-$RC_BUILD/examples}"/*.bpf.o >/dev/null 2>&1 ||
+	{ log "no objects in ${RC_VM_EXAMPLES:-$RC_BUILD/examples} (examples/build.sh DIR)"; exit 1; }
+examples=$("$VM_DIR/arch-objs.sh" "$arch")
+if [ "$arch" = "$(vm_host_arch)" ]; then
+	need busybox busybox-static
+	need gcc gcc
+	need /usr/lib/x86_64-linux-gnu/libc.a libc6-dev
+	busybox=$(command -v busybox)
+	relocore="$RC_BUILD/bin/relocore-static"
+	librelocore="$RC_BUILD/lib/librelocore.a"
+	CC=(gcc)
+	machine="x86-64"
+else
+	need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+	need /usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross
+	sysroot=$("$VM_DIR/sysroot.sh" "$arch")
+	xdir=$("$VM_DIR/cross.sh" "$arch")
+	busybox="$sysroot/bin/busybox"
+	relocore="$xdir/bin/relocore-static"
+	librelocore="$xdir/lib/librelocore.a"
+	CC=(aarch64-linux-gnu-gcc -isystem "$sysroot/usr/include" -L"$sysroot/usr/lib/aarch64-linux-gnu")
+	machine="ARM aarch64"
+fi
 [ -x "$relocore" ] || { log "no $relocore (build first: make -C build)"; exit 1; }
-ls "$examples"/*.bpf.o >/dev/null 2>&1 || { log "no objects in $examples (examples/build.sh $examples)"; exit 1; }
-file -L "$busybox" | grep -q 'statically linked' || { log "$busybox is not static (apt-get install busybox-static)"; exit 1; }
+for b in "$busybox" "$relocore"; do
+	file -L "$b" | grep -q "$machine.*statically linked" || { log "$b is not a static $machine program: $(file -L "$b")"; exit 1; }
+done
 
 # cpio_gz DIR OUT: a newc archive of DIR's content, gzip'd, written atomically
 cpio_gz() {
@@ -58,40 +88,40 @@ cpio_gz() {
 
 # --- the trigger program, keyed by its source --------------------------------
 src="$RC_ROOT/test/vm/trigger.c"
-trig="$cache/trigger-$(vm_sha "$src")"
+trig="$cache/trigger-$arch-$(vm_sha "$src")"
 if [ ! -x "$trig" ]; then
-	log "compiling test/vm/trigger.c (gcc -static)"
-	gcc -static -O2 -Wall -Wextra -pthread -o "$trig.tmp.$$" "$src"
+	log "compiling test/vm/trigger.c (${CC[0]} -static)"
+	"${CC[@]}" -static -O2 -Wall -Wextra -pthread -o "$trig.tmp.$$" "$src"
 	mv "$trig.tmp.$$" "$trig"
 fi
 
 # --- vlog: loads a relocated object with a whole verifier log (diagnostics) --
 vsrc="$RC_ROOT/test/vm/vlog.c"
-vlog="$cache/vlog-$(vm_sha "$vsrc")"
+vlog="$cache/vlog-$arch-$(vm_sha "$vsrc")"
 if [ ! -x "$vlog" ]; then
-	log "compiling test/vm/vlog.c (gcc -static, libbpf.a)"
-	gcc -static -O2 -Wall -o "$vlog.tmp.$$" "$vsrc" -lbpf -lelf -lz 2>&1 |
+	log "compiling test/vm/vlog.c (${CC[0]} -static, libbpf.a)"
+	"${CC[@]}" -static -O2 -Wall -o "$vlog.tmp.$$" "$vsrc" -lbpf -lelf -lz 2>&1 |
 		{ grep -v 'statically linked\|getpw' >&2 || true; }
 	mv "$vlog.tmp.$$" "$vlog"
 fi
 
 # --- stockload: stock libbpf loads a CO-RE object by itself (no relocore) -----
 ssrc="$RC_ROOT/test/vm/stockload.c"
-stockload="$cache/stockload-$(vm_sha "$ssrc")"
+stockload="$cache/stockload-$arch-$(vm_sha "$ssrc")"
 if [ ! -x "$stockload" ]; then
-	log "compiling test/vm/stockload.c (gcc -static, libbpf.a)"
-	gcc -static -O2 -Wall -Wextra -o "$stockload.tmp.$$" "$ssrc" -lbpf -lelf -lz 2>&1 |
+	log "compiling test/vm/stockload.c (${CC[0]} -static, libbpf.a)"
+	"${CC[@]}" -static -O2 -Wall -Wextra -o "$stockload.tmp.$$" "$ssrc" -lbpf -lelf -lz 2>&1 |
 		{ grep -v 'statically linked\|getpw' >&2 || true; }
 	mv "$stockload.tmp.$$" "$stockload"
 fi
 
 # --- loadbench: relocore's load vs libbpf's CO-RE load (bench/vm.sh) ---------
 bsrc="$RC_ROOT/test/vm/loadbench.c"
-loadbench="$cache/loadbench-$(vm_sha "$bsrc" "$RC_BUILD/lib/librelocore.a")"
+loadbench="$cache/loadbench-$arch-$(vm_sha "$bsrc" "$librelocore")"
 if [ ! -x "$loadbench" ]; then
-	log "compiling test/vm/loadbench.c (gcc -static, librelocore.a, libbpf.a)"
-	gcc -static -O2 -Wall -I"$RC_ROOT/loader" -o "$loadbench.tmp.$$" "$bsrc" \
-		"$RC_BUILD/lib/librelocore.a" -lbpf -lelf -lz 2>&1 |
+	log "compiling test/vm/loadbench.c (${CC[0]} -static, librelocore.a, libbpf.a)"
+	"${CC[@]}" -static -O2 -Wall -I"$RC_ROOT/loader" -o "$loadbench.tmp.$$" "$bsrc" \
+		"$librelocore" -lbpf -lelf -lz 2>&1 |
 		{ grep -v 'statically linked\|getpw' >&2 || true; }
 	mv "$loadbench.tmp.$$" "$loadbench"
 fi
@@ -134,9 +164,13 @@ if [ ! -s "$base" ]; then
 	ln -s bin "$t/sbin"
 	mkdir -p "$t/usr" && ln -s ../bin "$t/usr/bin" && ln -s ../bin "$t/usr/sbin"
 	cp "$busybox" "$t/bin/busybox"
-	for a in $("$busybox" --list); do
-		[ -e "$t/bin/$a" ] || ln -s busybox "$t/bin/$a"
-	done
+	if [ "$arch" = "$(vm_host_arch)" ]; then
+		for a in $("$busybox" --list); do
+			[ -e "$t/bin/$a" ] || ln -s busybox "$t/bin/$a"
+		done
+	else	# /init makes the applet links (busybox --install -s)
+		ln -s busybox "$t/bin/sh"
+	fi
 	install -m 755 "$VM_DIR/init.sh" "$t/init"
 	install -m 755 "$relocore" "$t/bin/relocore"
 	install -m 755 "$trig" "$t/bin/trigger"
@@ -204,7 +238,7 @@ if [ -s "$examples/taskwatch.bpf.o" ]; then
 		mv "$o.tmp" "$o"
 	done
 fi
-kkey=$( (echo "$name $btfmode $kdir"; echo "$mods"; [ -z "$kbtf" ] || cat "$kbtf";
+kkey=$( (echo "$name $btfmode $kdir /boot/config"; echo "$mods"; [ -z "$kbtf" ] || cat "$kbtf";
 	 [ -z "$ar" ] || cat "$ar"; [ ${#baked[@]} = 0 ] || { printf '%s\n' "${baked[@]##*/}"; cat "${baked[@]}"; }) | sha256sum | cut -c1-16)
 klayer="$cache/kernel-$name-$kkey.cpio.gz"
 if [ ! -s "$klayer" ]; then
@@ -224,6 +258,9 @@ if [ ! -s "$klayer" ]; then
 		echo "$b" >>"$t/etc/vm-modules"
 	done
 	printf '%s\n%s\n%s\n' "$name" "$btfmode" "$rel" >"$t/etc/vm-kernel"
+	# the kernel's own .config (what it was built with: the guest's
+	# truth for features its programs need, e.g. fentry attachment)
+	cp "$kdir/config" "$t/boot/config"
 	[ -z "$kbtf" ] || cp "$kbtf" "$t/boot/vmlinux.btf"
 	if [ -n "$ar" ]; then
 		mkdir -p "$t/usr/lib/relocore"

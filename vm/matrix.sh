@@ -57,19 +57,33 @@ if [ "$compile" = 1 ] || { [ "$examples" = "$RC_BUILD/examples" ] && [ ! -s "$ex
 		{ tail -n 20 "$out/plugin-build.log"; echo "FAIL: vm/examples: llvm-pass/examples/build.sh failed"; exit 1; }
 fi
 echo "matrix: objects $(cd "$examples" && ls *.bpf.o | tr '\n' ' ')(compiled once, sha $(vm_sha "$examples"/*.bpf.o))"
+# the objects of each architecture of the list (vm/arch-objs.sh): on arm64
+# the same files, except those that read pt_regs or name x86_64's syscall
+# wrappers, compiled once more for arm64
+: >"$out/prepare.log"
+declare -A objs
+for a in $(vm_archs $(vm_names)); do
+	objs[$a]=$(steps "$VM_DIR/arch-objs.sh" "$a") || { echo "FAIL: vm/examples: vm/arch-objs.sh $a failed"; exit 1; }
+	[ "${objs[$a]}" = "$examples" ] && continue
+	echo "matrix: $a objects: the same files as $(vm_host_arch): $(tr '\n' ' ' <"${objs[$a]}/SHARED")"
+	echo "matrix: $a objects: compiled for $a: $(awk -F'\t' '{printf "%s (%s) ", $1, $2}' "${objs[$a]}/ARCH-SPECIFIC")"
+done
 echo "matrix: kernels ${names[*]}"
 
-# the host's decisions for every kernel (offline `relocore explain`): the
-# negative control compares them with the guest's own
+# the host's decisions for every kernel (offline `relocore explain`), for
+# the objects of each architecture: the negative control compares them with
+# the guest's own
 hx="$out/host-explain"
 mkdir -p "$hx"
-: >"$out/prepare.log"
 [ "$demo" = 0 ] || echo "matrix: fetching the kernels, their BTF and the host's decisions (details: $out/prepare.log)"
-for k in $(vm_names); do
-	btf=$(steps "$VM_DIR/kernel-btf.sh" "$k") || { echo "FAIL: vm/$k/fetch: no BTF"; continue; }
-	for o in "$examples"/*.bpf.o; do
-		e=$(basename "$o" .bpf.o)
-		"$RC_BUILD/bin/relocore" explain "$o" --btf "$btf" --json >"$hx/$e.$k.json" 2>/dev/null || true
+for a in "${!objs[@]}"; do
+	mkdir -p "$hx/$a"
+	for k in $(vm_names); do
+		btf=$(steps "$VM_DIR/kernel-btf.sh" "$k") || { echo "FAIL: vm/$k/fetch: no BTF"; continue; }
+		for o in "${objs[$a]}"/*.bpf.o; do
+			e=$(basename "$o" .bpf.o)
+			"$RC_BUILD/bin/relocore" explain "$o" --btf "$btf" --json >"$hx/$a/$e.$k.json" 2>/dev/null || true
+		done
 	done
 done
 
@@ -103,8 +117,11 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 		echo "$k $(($(date +%s) - b0))s (boot failed)" >"$out/$k.matrix.time"
 		return 1
 	fi
-	python3 "$RC_ROOT/test/vm/check.py" "$k" "$d/results" --objs "$examples" \
-		--host-explain "$hx" --summary "$d/summary.json" >"$d/check.txt" 2>&1
+	local a
+	a=$(vm_arch "$k")
+	python3 "$RC_ROOT/test/vm/check.py" "$k" "$d/results" --objs "${objs[$a]}" --arch "$a" \
+		--host-objs "$examples" --host-btf "$("$VM_DIR/kernel-btf.sh" "$k")" \
+		--host-explain "$hx/$a" --summary "$d/summary.json" >"$d/check.txt" 2>&1
 	rc=$?
 	grep -v '^  note:' "$d/check.txt"
 	secs=$(($(date +%s) - b0))
@@ -174,6 +191,10 @@ done
 
 echo
 echo "== VM matrix: the same objects ($(cd "$examples" && ls *.bpf.o | wc -l) compiled once on the host) on ${#names[@]} kernels"
+for a in "${!objs[@]}"; do
+	[ "${objs[$a]}" = "$examples" ] ||
+		echo "   ($a: $(wc -l <"${objs[$a]}/SHARED") of them the same files, $(wc -l <"${objs[$a]}/ARCH-SPECIFIC") compiled for $a: $(cut -f1 "${objs[$a]}/ARCH-SPECIFIC" | tr '\n' ' '| sed 's/ $//'))"
+done
 python3 "$RC_ROOT/test/vm/check.py" --table "${summaries[@]}" --full-table "$out/matrix-table.txt"
 echo
 for t in "${times[@]}"; do echo "time: $t"; done

@@ -2,6 +2,7 @@
 """test/vm/check.py - judge what one guest handed back (python3 stdlib only).
 
     check.py KERNEL RESULTS_DIR --objs DIR --host-explain DIR [--summary FILE]
+             [--arch ARCH --host-objs DIR --host-btf FILE]
     check.py --table SUMMARY.json...
 
 RESULTS_DIR is the guest's /results (see test/vm/guest-tests.sh).  The
@@ -14,7 +15,18 @@ object in --objs, taken from its DWARF (pahole -> BTF -> `bpftool -j`).  Every v
 the ground truth the trigger took inside the guest.  Prints one line per
 check, `PASS: vm/KERNEL/CHECK` or `FAIL: vm/KERNEL/CHECK: why`, and writes a
 summary row for the matrix table.
+
+Per architecture (--arch, Debian's name): the guest's uname -m must be that
+architecture's; --objs are that architecture's objects (vm/arch-objs.sh): on
+arm64 the files of --host-objs except the architecture-specific ones, which
+the summary names.  --host-btf is the BTF the host cut from the kernel's
+vmlinuz (vm/kernel-btf.sh): it must be byte-identical to the guest's
+/sys/kernel/btf/vmlinux.  A kernel that cannot attach fentry programs to
+kernel functions (arm64 before 6.4: no DYNAMIC_FTRACE_WITH_DIRECT_CALLS in
+its .config) must still load them (the verifier accepts the relocated
+program) and refuse only the attachment, with ENOTSUPP.
 """
+import hashlib
 import argparse
 import glob
 import json
@@ -36,6 +48,8 @@ EVENT_STRUCTS = {
 }
 STOCK = ["taskwatch"]           # also loaded by stock libbpf (test/vm/stockload.c)
 TASKEXIT_COMM = "trg-taskwatch"
+MACHINE = {"amd64": "x86_64", "arm64": "aarch64"}     # Debian arch -> uname -m
+ENOTSUPP = 524
 # libbpf's own CO-RE decisions in its debug log (tools/lib/bpf/relo_core.c)
 LIBBPF_PATCHED = re.compile(r"relo #(\d+): patched insn #(\d+) \([^)]*\) (?:off|imm|imm64) (\d+) -> (\d+)")
 LIBBPF_POISONED = re.compile(r"relo #(\d+): substituting insn #(\d+) w/ invalid insn")
@@ -144,11 +158,19 @@ class Decoder:
 
 
 class Kernel:
-    def __init__(self, name, res, objs, host_explain):
+    def __init__(self, name, res, objs, host_explain, arch="amd64", host_objs=None, host_btf=None):
         self.name, self.res, self.objs, self.host_explain = name, res, objs, host_explain
+        self.arch, self.host_objs, self.host_btf = arch, host_objs, host_btf
+        self.config = {}
+        for line in slurp(os.path.join(res, "config.txt")).splitlines():
+            k, _, v = line.partition("=")
+            self.config[k] = v
+        # no config from the guest: assume the x86_64 kernels' (fentry works)
+        self.fentry_attach = not self.config or \
+            self.config.get("CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS") == "y"
         self.lines = []
         self.failed = 0
-        self.row = {"kernel": name}
+        self.row = {"kernel": name, "arch": arch}
         self.decoders = {}
         self.btf = {}
         self.sys = {}
@@ -199,6 +221,54 @@ class Kernel:
         self.result("truth", [None if self.btf.get("task_struct") else "no BTF truth from the guest",
                               None if self.sys else "no sysinfo from the guest"])
         return ok
+
+    def check_arch(self):
+        """the guest runs the architecture kernels.list names, on the objects
+        of that architecture; the host's BTF is the guest kernel's"""
+        m = slurp(os.path.join(self.res, "machine")).strip() or self.sys.get("machine")
+        errs = []
+        if m != MACHINE.get(self.arch):
+            errs.append(f"uname -m {m!r}, kernels.list says {self.arch} ({MACHINE.get(self.arch)})")
+        own = []
+        if self.host_objs and os.path.realpath(self.host_objs) != os.path.realpath(self.objs):
+            for o in sorted(glob.glob(os.path.join(self.objs, "*.bpf.o"))):
+                h = os.path.join(self.host_objs, os.path.basename(o))
+                if not os.path.exists(h) or open(h, "rb").read() != open(o, "rb").read():
+                    own.append(os.path.basename(o)[:-6])
+            spec = [l.split("\t")[0] for l in slurp(os.path.join(self.objs, "ARCH-SPECIFIC")).splitlines() if l]
+            if sorted(spec) != own:
+                errs.append(f"objects that differ from the host's {own} != ARCH-SPECIFIC {spec}")
+        n = len(glob.glob(os.path.join(self.objs, "*.bpf.o")))
+        self.row["objects"] = {"shared": n - len(own), "own": own}
+        self.result("arch", errs)
+        if self.host_btf and not self.no_kernel_btf:
+            g = slurp(os.path.join(self.res, "btf.sha256")).strip()
+            try:
+                h = hashlib.sha256(open(self.host_btf, "rb").read()).hexdigest()
+            except OSError as e:
+                h = f"unreadable ({e})"
+            self.result("host-btf", [None if g == h else
+                                     f"the guest's /sys/kernel/btf/vmlinux sha256 {g or 'missing'} != "
+                                     f"{self.host_btf} {h}"])
+
+    def check_fentry_unattachable(self, ex):
+        """a kernel that cannot attach fentry programs to kernel functions:
+        relocore run loads the program (the verifier accepts it) and only the
+        attachment is refused, with ENOTSUPP"""
+        rc = slurp(os.path.join(self.res, "run", ex + ".rc")).strip()
+        err = slurp(os.path.join(self.res, "run", ex + ".err"))
+        errs = []
+        if rc == "0":
+            errs.append("attached on a kernel without DYNAMIC_FTRACE_WITH_DIRECT_CALLS")
+        elif "kernel refused" in err:
+            errs.append("the kernel refused the program (the verifier, not the attachment)")
+        elif not re.search(r"cannot attach .*(Unknown error %d|-%d)" % (ENOTSUPP, ENOTSUPP), err):
+            errs.append("not refused at the attachment with ENOTSUPP: " + err.strip()[-140:])
+        self.result(ex + "/fentry-unsupported", errs)
+        self.row.setdefault("examples", {})[ex] = "n/a"
+        if not errs:
+            self.lines.append(f"  note: vm/{self.name}/{ex}: loaded; attaching fentry refused (ENOTSUPP): "
+                              "this kernel has no DYNAMIC_FTRACE_WITH_DIRECT_CALLS")
 
     def check_explain(self):
         """relocore's decisions in the guest == the guest BTF parsed by trigger."""
@@ -655,6 +725,12 @@ class Kernel:
             if self.no_kernel_btf and ex == "getpid" and self.same_decisions(ex, k):
                 continue	# same layout; and its kernel type ids cannot match
             out, err, head, refused, cerrs = self.run_common("neg", ex, b)
+            if ex == "tcpclose" and not self.fentry_attach and not refused:
+                # loaded, but fentry cannot attach here: it may not run
+                if slurp(os.path.join(negdir, b + ".rc")).strip() == "0":
+                    errs.append(f"{b}: ran on a kernel that cannot attach fentry")
+                notes.append(f"{b}: loaded, not attachable here (no fentry)")
+                continue
             if head is None and not refused:
                 errs.append(f"{b}: did not run ({cerrs[0] if cerrs else '?'})")
                 continue
@@ -717,6 +793,7 @@ class Kernel:
             self.row["failed"] = self.failed
             return
         self.check_presence()
+        self.check_arch()
         self.check_explain()
         self.check_example("getpid", lambda: self.check_getpid()[0])
         self.check_example("execsnoop", self.check_execsnoop)
@@ -724,6 +801,8 @@ class Kernel:
         self.check_example("skbdrop", self.check_skbdrop)
         if self.no_kernel_btf:
             self.check_needs_kernel_btf("tcpclose")
+        elif not self.fentry_attach:
+            self.check_fentry_unattachable("tcpclose")
         else:
             self.check_example("tcpclose", self.check_tcpclose)
         self.check_example("taskwatch", self.check_taskwatch)
@@ -799,6 +878,11 @@ def table(paths, full_path=None):
     print(" under relocore run / stock libbpf; baked: relocated and .kconfig-baked on the host, stock libbpf, no")
     print(" BTF; neg: objects relocated for other kernels that read wrong values or were refused, as they must)")
     for r in rows:
+        ob = r.get("objects", {})
+        if ob.get("own"):
+            print(f"  {r.get('kernel')}: {ob['shared']} objects are x86_64's files; compiled for {r.get('arch')}: "
+                  f"{', '.join(ob['own'])} (pt_regs, syscall wrapper)")
+    for r in rows:
         ex = r.get("examples", {})
         bad = [f"{k}={v}" for k, v in ex.items() if v not in ("ok", "n/a")]
         bad += [f"{k}(stock libbpf)={v}" for k, v in r.get("stock", {}).items() if v != "ok"]
@@ -824,13 +908,16 @@ def main():
     ap.add_argument("--objs")
     ap.add_argument("--host-explain")
     ap.add_argument("--summary")
+    ap.add_argument("--arch", default="amd64")
+    ap.add_argument("--host-objs")
+    ap.add_argument("--host-btf")
     ap.add_argument("--table", nargs="+")
     ap.add_argument("--full-table")
     a = ap.parse_args()
     if a.table:
         table(a.table, a.full_table)
         return 0
-    k = Kernel(a.kernel, a.results, a.objs, a.host_explain)
+    k = Kernel(a.kernel, a.results, a.objs, a.host_explain, a.arch, a.host_objs, a.host_btf)
     k.run()
     print("\n".join(k.lines))
     if a.summary:

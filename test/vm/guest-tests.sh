@@ -37,7 +37,17 @@ echo "$NAME" >$R/kernel-name
 trigger sysinfo >$R/truth-sys.json
 trigger btf $BTF >$R/truth-btf.json
 [ -e /sys/kernel/btf/vmlinux ] || touch $R/no-kernel-btf
-[ -f /proc/config.gz ] && zcat /proc/config.gz | grep -E '^CONFIG_(PREEMPT_RT|NUMA_BALANCING|DEBUG_INFO_BTF)=' >$R/config.txt
+# the kernel's configuration: its own /proc/config.gz, else the .config its
+# package ships (/boot/config, put there by vm/initramfs.sh)
+CFGRE='^CONFIG_(PREEMPT_RT|NUMA_BALANCING|DEBUG_INFO_BTF|DYNAMIC_FTRACE_WITH_DIRECT_CALLS)='
+if [ -f /proc/config.gz ]; then
+	zcat /proc/config.gz | grep -E "$CFGRE" >$R/config.txt
+elif [ -f /boot/config ]; then
+	grep -E "$CFGRE" /boot/config >$R/config.txt
+fi
+# the kernel's own BTF, for the host to compare with what it cut from vmlinuz
+[ -e /sys/kernel/btf/vmlinux ] && sha256sum /sys/kernel/btf/vmlinux | cut -d' ' -f1 >$R/btf.sha256
+uname -m >$R/machine
 
 # trigger mode for an example (its ground-truth workload)
 mode_of() {

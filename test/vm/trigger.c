@@ -417,8 +417,6 @@ static int cmd_sysinfo(void)
 	json_str(out, u.machine);
 	fprintf(out, ",\"version\":");
 	json_str(out, u.version);
-	fprintf(out, ",\"machine\":");
-	json_str(out, u.machine);
 	fprintf(out, ",\"preempt_rt\":%s,\"config_gz\":%s,\"clk_tck\":%ld,\"ncpu\":%ld}\n",
 		strstr(u.version, "PREEMPT_RT") ? "true" : "false",
 		stat("/proc/config.gz", &st) ? "false" : "true",
