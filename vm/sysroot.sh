@@ -25,7 +25,7 @@ case "$arch" in
 arm64) ;;
 *) log "no sysroot for '$arch' (arm64 only; the host's own packages serve $(vm_host_arch))"; exit 1 ;;
 esac
-need dpkg-deb dpkg
+need dpkg dpkg
 pkgs=(libbpf-dev libelf-dev zlib1g-dev liblzma-dev busybox-static)
 
 vm_apt system "$arch"
