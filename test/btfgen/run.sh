@@ -28,9 +28,10 @@ if [ ! -x "$oracle" ] || [ test/crosscheck/libbpf_oracle.c -nt "$oracle" ]; then
 fi
 
 # every kernel of the VM matrix (Debian's, ours, the BTF-less one's BTF
-# made by pahole from DWARF)
+# made by pahole from DWARF; RC_VM_KERNELS=FILE: another list's, as in
+# vm/matrix.sh)
 declare -A btf rel
-for k in $(awk '!/^[[:space:]]*(#|$)/ {print $1}' vm/kernels.list); do
+for k in $(awk '!/^[[:space:]]*(#|$)/ {print $1}' "${RC_VM_KERNELS:-vm/kernels.list}"); do
 	btf[$k]=$(vm/kernel-btf.sh "$k") || { fail "$k: no BTF"; continue; }
 	rel[$k]=$(cat "$(vm/kernel.sh "$k")/release") || { fail "$k: no release"; continue; }
 done
