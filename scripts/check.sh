@@ -15,6 +15,7 @@ suites=(
 	"badinput:bash test/badinput/run.sh"
 	"selftests:bash test/selftests/run.sh"
 	"crosscheck:bash test/crosscheck/run.sh"
+	"btf-extract:bash test/vm/btf-extract.sh"
 	"btfgen:bash test/btfgen/run.sh"
 	"vm:rm -rf build/examples && bash vm/matrix.sh"
 	"kernel:bash test/kernel/run.sh"

@@ -17,10 +17,21 @@
 #   $RC_CACHE/kernels/<package .deb file name>/vmlinux.btf
 # A kernel built by a `build` entry may leave vmlinux.btf itself.
 # Set RC_KERNEL_PKG to pin a package name instead of picking the newest.
+#
+# vm/kernel-btf.sh --image VMLINUZ -o OUT: the same extraction from any
+# image file, written to OUT (nothing when it fails; test/vm/kernel-btf.sh)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-[ $# -eq 1 ] || { echo "usage: $0 NAME (a kernel of $here/kernels.list)" >&2; exit 2; }
+usage() { echo "usage: $0 NAME (a kernel of $here/kernels.list) | --image VMLINUZ -o OUT" >&2; exit 2; }
+img= btf=
+if [ "${1:-}" = --image ]; then
+	[ $# -eq 4 ] && [ "$3" = -o ] || usage
+	img=$2 btf=$4
+	[ -f "$img" ] || { echo "kernel-btf: no image file $img" >&2; exit 1; }
+else
+	[ $# -eq 1 ] || usage
+fi
 log() { echo "kernel-btf: $*" >&2; }
 # shellcheck source=../scripts/need.sh
 source "$here/../scripts/need.sh"
@@ -30,23 +41,25 @@ need zstd zstd
 need lz4 lz4
 need bzip2 bzip2
 
-if [ -n "${RC_KERNEL_PKG:-}" ]; then
-	export "RC_KERNEL_PKG_$(tr -c 'A-Za-z0-9\n' _ <<<"$1")=$RC_KERNEL_PKG"
+if [ -z "$img" ]; then
+	if [ -n "${RC_KERNEL_PKG:-}" ]; then
+		export "RC_KERNEL_PKG_$(tr -c 'A-Za-z0-9\n' _ <<<"$1")=$RC_KERNEL_PKG"
+	fi
+	dir=$("$here/kernel.sh" "$1")
+	btf="$dir/vmlinux.btf"
+	if [ -s "$btf" ]; then
+		echo "$btf"
+		exit 0
+	fi
+	exec 9>"$dir/.btf.lock"
+	flock 9
+	if [ -s "$btf" ]; then echo "$btf"; exit 0; fi
+	img="$dir/vmlinuz"
+	tmp=$(mktemp -d "$dir/.tmp.XXXXXX")
+else
+	tmp=$(mktemp -d)
 fi
-dir=$("$here/kernel.sh" "$1")
-btf="$dir/vmlinux.btf"
-if [ -s "$btf" ]; then
-	echo "$btf"
-	exit 0
-fi
-
-exec 9>"$dir/.btf.lock"
-flock 9
-if [ -s "$btf" ]; then echo "$btf"; exit 0; fi
-
-tmp=$(mktemp -d "$dir/.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-img="$dir/vmlinuz"
 log "extracting vmlinux from $img"
 
 # Try each compressor whose magic occurs in the image, at each occurrence,
@@ -120,14 +133,18 @@ open(sys.argv[2], "wb").write(data[best[0]:best[0] + best[1]])
 PY
 fi
 # whatever the route, the blob must parse as BTF (libbpf's checks, through
-# bpftool) and describe a kernel (struct task_struct)
+# bpftool) and describe a kernel: struct task_struct, and the tens of
+# thousands of types of a vmlinux (a BPF object's own .BTF has a few hundred)
 need bpftool bpftool
-if ! bpftool btf dump file "$tmp/vmlinux.btf" format raw >"$tmp/raw.txt" 2>"$tmp/bpftool.err" ||
-	! grep -q "^\[[0-9]*\] STRUCT 'task_struct' " "$tmp/raw.txt"; then
-	log "the BTF cut from $img does not parse as a kernel's BTF: $(head -c 300 "$tmp/bpftool.err")"
+ntypes=0
+if bpftool btf dump file "$tmp/vmlinux.btf" format raw >"$tmp/raw.txt" 2>"$tmp/bpftool.err"; then
+	ntypes=$(grep -c '^\[' "$tmp/raw.txt" || true)
+fi
+if [ "$ntypes" -lt 10000 ] || ! grep -q "^\[[0-9]*\] STRUCT 'task_struct' " "$tmp/raw.txt"; then
+	log "the BTF cut from $img does not parse as a kernel's BTF ($ntypes types; $(head -c 300 "$tmp/bpftool.err"))"
 	exit 1
 fi
 
 chmod 644 "$tmp/vmlinux.btf"
-mv "$tmp/vmlinux.btf" "$btf"
+mv "$tmp/vmlinux.btf" "$btf.tmp.$$" && mv "$btf.tmp.$$" "$btf"
 echo "$btf"
