@@ -40,6 +40,7 @@ need xz xz-utils
 need zstd zstd
 need lz4 lz4
 need bzip2 bzip2
+need gzip gzip
 
 if [ -z "$img" ]; then
 	if [ -n "${RC_KERNEL_PKG:-}" ]; then
