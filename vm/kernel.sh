@@ -48,6 +48,19 @@ deb)
 		pkg=$(sed -n 2p "$memo")
 		debname=$(sed -n 3p "$memo")
 	fi
+	# resolve: on failure (the mirror or the lists unreachable), a kernel
+	# fetched before under an older resolution is used, and that is said
+	resolve_failed() {
+		local old
+		old=$(sed -n 3p "$memo" 2>/dev/null)
+		if [ -n "$old" ] && [ -f "$RC_CACHE/kernels/$old/.kernel-complete" ]; then
+			log "$1; using the kernel fetched before: $old"
+			pkg=$(sed -n 2p "$memo") debname=$old old_used=1
+			return 0
+		fi
+		log "$1"
+		exit 1
+	}
 	if [ -z "$debname" ]; then
 		find_pkgs() { apt-cache "${VM_APT[@]}" search --names-only "$re" 2>/dev/null | awk '{print $1}' | grep -E "$re" | sort -rV; }
 		if [ -n "$pin" ]; then
@@ -60,12 +73,13 @@ deb)
 				cands=$(find_pkgs)
 			fi
 		fi
-		[ -n "$cands" ] || { log "no package matches $re ($suite)"; exit 1; }
+		[ -n "$cands" ] || resolve_failed "no package matches $re ($suite)"
 		# the lists may name packages the mirror no longer has (404): take
 		# the newest one whose .deb is really there, and say so
-		pkg= debname=
+		[ -n "$debname" ] || pkg=
 		for c in $cands; do
-			uri=$(timeout 120 apt-get "${VM_APT[@]}" download --print-uris "$(vm_apt_pkg "$c")" 2>/dev/null | awk 'NR==1{print $1}' | tr -d "'")
+			[ -z "$debname" ] || break
+			uri=$(timeout 120 apt-get "${VM_APT[@]}" download --print-uris "$(vm_apt_pkg "$c")" 2>/dev/null | awk 'NR==1{print $1}' | tr -d "'" || true)
 			[ -n "$uri" ] || continue
 			if timeout 60 python3 -c 'import sys,urllib.request; urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="HEAD"), timeout=50)' "$uri" 2>/dev/null; then
 				pkg=$c
@@ -74,9 +88,11 @@ deb)
 			fi
 			log "$c is listed but not downloadable (${uri##*/}): trying an older one"
 		done
-		[ -n "$pkg" ] || { log "none of the packages matching $re can be downloaded"; exit 1; }
-		[ "$pkg" = "$(head -n1 <<<"$cands")" ] || log "fell back to $pkg (newer ones are listed but missing; pin with $pin_var=PACKAGE)"
-		printf '%s\n%s\n%s\n' "$want" "$pkg" "$debname" >"$memo.$$" && mv "$memo.$$" "$memo"
+		[ -n "$debname" ] || resolve_failed "none of the packages matching $re can be downloaded"
+		if [ -z "${old_used:-}" ]; then
+			[ "$pkg" = "$(head -n1 <<<"$cands")" ] || log "fell back to $pkg (newer ones are listed but missing; pin with $pin_var=PACKAGE)"
+			printf '%s\n%s\n%s\n' "$want" "$pkg" "$debname" >"$memo.$$" && mv "$memo.$$" "$memo"
+		fi
 	fi
 	out="$RC_CACHE/kernels/$debname"
 	;;

@@ -62,8 +62,14 @@ vm_apt() {
 		sid|unstable|experimental) ;;
 		*) echo "deb [$opt] http://deb.debian.org/debian-security $VM_APT_SUITE-security main" ;;
 		esac
-	} >"$d/sources.list.new"
-	cmp -s "$d/sources.list.new" "$d/sources.list" && rm -f "$d/sources.list.new" || mv "$d/sources.list.new" "$d/sources.list"
+	} >"$d/sources.list.new.$$"
+	# concurrent callers (crosscheck runs two kernels at a time): each its
+	# own temporary file, renamed into place atomically only when different
+	if cmp -s "$d/sources.list.new.$$" "$d/sources.list"; then
+		rm -f "$d/sources.list.new.$$"
+	else
+		mv "$d/sources.list.new.$$" "$d/sources.list"
+	fi
 	VM_APT+=(-o Dir::Etc::sourcelist="$d/sources.list" -o Dir::Etc::sourceparts=/nonexistent
 		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache")
 	for a in ${VM_APT_ARCHS:-} $VM_APT_ARCH; do VM_APT+=(-o APT::Architectures::="$a"); done

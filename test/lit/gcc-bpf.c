@@ -8,10 +8,15 @@
 // RUN: %clang_bpf -DTARGET -c %s -o %t.target.o
 // RUN: llvm-readelf -S %t.gcc.o | FileCheck --check-prefix=SECTIONS %s
 // SECTIONS: .BTF.ext PROGBITS {{0+}} {{[0-9a-f]+}} {{[0-9a-f]+}} 00 0 0 1
-// the section really lies at an offset that is not a multiple of 4 (the
-// function's name is chosen for that: it moves the sections after .BTF)
-// RUN: python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(); sh,=struct.unpack_from('<Q',d,0x28); n,=struct.unpack_from('<H',d,0x3c); x,=struct.unpack_from('<H',d,0x3e); S=[struct.unpack_from('<IIQQQQ',d,sh+64*i) for i in range(n)]; st=S[x][4]; off=[s[4] for s in S if d[st+s[0]:st+s[0]+9]==b'.BTF.ext\0'][0]; print('ext offset mod 4 =', off %% 4)" %t.gcc.o | FileCheck --check-prefix=UNALIGNED %s
-// UNALIGNED: ext offset mod 4 = {{[123]}}
+// where .BTF.ext lands depends on what precedes it (the source path is in
+// .BTF): a copy with it moved to an offset that is not a multiple of 4 must
+// be read the same way, by relocore and by libbpf (bpftool)
+// RUN: python3 %inputs/btf-ext-misalign.py %t.gcc.o %t.gcc1.o | FileCheck --check-prefix=UNALIGNED %s
+// UNALIGNED: ext offset mod 4 = 1
+// RUN: %relocore explain %t.gcc1.o --btf %t.target.o | FileCheck %s
+// RUN: bpftool -d gen min_core_btf %t.target.o %t.min.btf %t.gcc1.o 2>&1 | FileCheck --check-prefix=LIBBPF %s
+// LIBBPF-DAG: relo #0: matching candidate #0 <byte_off> [{{[0-9]+}}] struct s.b (0:2 @ offset 16)
+// LIBBPF-DAG: relo #1: matching candidate #0 <byte_off> [{{[0-9]+}}] struct s.in.y (0:0:0 @ offset 0)
 // RUN: %relocore explain %t.gcc.o --btf %t.target.o | FileCheck %s
 // RUN: %relocore explain %t.clang.o --btf %t.target.o | FileCheck %s
 // CHECK: 2 CO-RE relocation(s)
