@@ -71,7 +71,10 @@ TARGET_HELP
 "                   `uname -r` is REL (default with --kconfig: --release)\n"
 "  --kconfig FILE   (reloc) the target's kernel config (.config or\n"
 "                   config.gz) for CONFIG_* externs\n"
-"  -h, --help       this text\n");
+"  -h, --help       this text\n"
+"  -V, --version    print the versions of relocore, librelocore and libbpf\n"
+"\n"
+"Manual: relocore(1) and relocore-COMMAND(1).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -372,6 +375,11 @@ int main(int argc, char **argv)
 	size_t i;
 
 	libbpf_set_print(NULL);
+	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("relocore %s (librelocore %s, libbpf %s)\n", RC_CLI_VERSION,
+		       rc_version(), libbpf_version_string());
+		return 0;
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
