@@ -23,6 +23,8 @@ need clang clang
 need pkg-config pkg-config
 need readelf binutils
 need nm binutils
+need groff groff-base
+need man man-db
 
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -50,6 +52,39 @@ clang -target bpf -O2 -g -c "$here/prog.bpf.c" -o "$t/prog.o" &&
 	clang -target bpf -O2 -g -DTARGET -c "$here/prog.bpf.c" -o "$t/target.o" ||
 	{ fail objects "clang -target bpf failed"; exit 1; }
 expect="byte_off s.b: 4 -> 16"
+# the commands of the CLI, as its --help lists them: each has a man page
+mapfile -t cmds < <("$root/build/bin/relocore" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z_]*\) .*/\1/p' | sort -u)
+[ "${#cmds[@]}" -ge 5 ] || { fail commands "relocore --help lists ${#cmds[@]} commands"; exit 1; }
+cmds=("${cmds[@]/%/.1}")
+
+# man_ok PAGE: renders with neither groff's nor man's warnings
+man_ok() {
+	local e
+	e=$( { groff -ww -z -man "$1" 2>&1 >/dev/null; MANWIDTH=80 man --warnings -l "$1" 2>&1 >/dev/null; } )
+	[ -z "$e" ] || { echo "    $e" | head -5; return 1; }
+}
+
+# docs_ok MANDIR COMPLETION: every long option each command's --help
+# prints is in its man page and offered by the completion
+docs_ok() {
+	local mandir=$1 comp=$2 c o page help want defs got bad=0
+	for c in "${cmds[@]%.1}"; do
+		page=$mandir/relocore-$c.1
+		help=$("$root/build/bin/relocore" "$c" --help 2>&1)
+		want=$(grep -oE -- '--[a-z][a-z-]+' <<<"$help" | sort -u)
+		# the options the help defines (at a line's start) are completed
+		defs=$(grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]+' <<<"$help" | grep -oE -- '--[a-z-]+' | sort -u)
+		got=$(bash -c 'source "$1"; COMP_WORDS=(relocore "$2" --); COMP_CWORD=2
+			[ "$2" = archive ] && { for s in create list extract install; do COMP_WORDS=(relocore archive "$s" --); COMP_CWORD=3; _relocore; printf "%s\n" "${COMPREPLY[@]}"; done; exit; }
+			_relocore; printf "%s\n" "${COMPREPLY[@]}"' _ "$comp" "$c")
+		for o in $want; do
+			[ "$o" = --help ] && continue
+			if ! sed 's/\\-/-/g' "$page" | grep -qF -- "$o"; then echo "    relocore-$c.1 does not document $o"; bad=1; fi
+			if grep -qxF -- "$o" <<<"$defs" && ! grep -qxF -- "$o" <<<"$got"; then echo "    completion of relocore $c does not offer $o"; bad=1; fi
+		done
+	done
+	return $bad
+}
 
 for prefix in /usr /usr/local; do
 	n=${prefix//\//_}; n=${n#_}
@@ -68,7 +103,9 @@ for prefix in /usr /usr/local; do
 	[ -n "$major" ] || { fail "$n/header" "$hdr has no RC_VERSION_MAJOR"; continue; }
 	for f in bin/relocore "lib/$ma/librelocore.so.$major" "lib/$ma/librelocore.so.$ver" \
 		"lib/$ma/librelocore.so" "lib/$ma/librelocore.a" include/relocore.h \
-		"lib/$ma/pkgconfig/relocore.pc" "lib/$ma/relocore/relocore-pass.so"; do
+		"lib/$ma/pkgconfig/relocore.pc" "lib/$ma/relocore/relocore-pass.so" \
+		share/bash-completion/completions/relocore share/man/man1/relocore.1 \
+		"${cmds[@]/#/share/man/man1/relocore-}"; do
 		check "$n/file/$f" test -e "$p/$f"
 	done
 	soname=$(readelf -d "$lib/librelocore.so.$ver" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
@@ -84,6 +121,22 @@ for prefix in /usr /usr/local; do
 		fail "$n/no-rpath" "an installed binary keeps the build tree's RPATH"
 	else
 		pass "$n/no-rpath"
+	fi
+
+	# man pages and completion
+	for f in relocore.1 "${cmds[@]/#/relocore-}"; do
+		[ -e "$p/share/man/man1/$f" ] || continue
+		if out=$(man_ok "$p/share/man/man1/$f"); then pass "$n/man/$f/renders"; else fail "$n/man/$f/renders" "warnings:"; echo "$out"; fi
+	done
+	comp=$p/share/bash-completion/completions/relocore
+	if [ -e "$comp" ]; then
+		if out=$(docs_ok "$p/share/man/man1" "$comp"); then pass "$n/options-documented"; else fail "$n/options-documented" "options missing:"; echo "$out"; fi
+		got=$(bash -c 'source "$1"; COMP_WORDS=(relocore ""); COMP_CWORD=1; _relocore; printf "%s " "${COMPREPLY[@]}"' _ "$comp")
+		miss=""
+		for c in "${cmds[@]%.1}"; do grep -qw -- "$c" <<<"$got" || miss+=" $c"; done
+		if [ -z "$miss" ]; then pass "$n/completion-commands"; else fail "$n/completion-commands" "not offered:$miss (got: $got)"; fi
+		got=$(cd "$t" && bash -c 'source "$1"; COMP_WORDS=(relocore explain --btf targ); COMP_CWORD=3; _relocore; printf "%s " "${COMPREPLY[@]}"' _ "$comp")
+		if [ "$got" = "target.o " ]; then pass "$n/completion-files"; else fail "$n/completion-files" "relocore explain --btf targ<TAB>: '$got'"; fi
 	fi
 
 	# a consumer built with pkg-config alone
@@ -154,6 +207,20 @@ for prefix in /usr /usr/local; do
 		fail "$n/uninstall" "make uninstall failed: $(tail -3 "$t/uninstall$n.log")"
 	fi
 done
+
+# self-test: the man check sees a groff warning, the docs check a missing option
+printf '.TH X 1\n.SH NAME\nx \\- y\n.XX undefined macro\n' >"$t/bad.1"
+if ! man_ok "$t/bad.1" >/dev/null; then pass self-test-man; else fail self-test-man "a page with an undefined macro passed"; fi
+mkdir -p "$t/m"
+for c in "${cmds[@]%.1}"; do printf '.TH X 1\n' >"$t/m/relocore-$c.1"; done
+printf '_relocore() { COMPREPLY=(); }\n' >"$t/comp"
+out=$(docs_ok "$t/m" "$t/comp")
+if [ $? -ne 0 ] && grep -q 'relocore-explain.1 does not document --json' <<<"$out" &&
+	grep -q 'completion of relocore reloc does not offer --kconfig' <<<"$out"; then
+	pass self-test-docs
+else
+	fail self-test-docs "the docs check missed undocumented options: $out"
+fi
 
 # self-test: the export check notices an internal symbol and a missing one
 printf 'int rc_a(void);\nint rc_b(int x);\n' >"$t/h.h"
