@@ -55,6 +55,8 @@ static void usage(FILE *f)
 "\n"
 "OBJ is a BPF ELF object, or a binary that embeds one (a libbpf skeleton's\n"
 "tool; explain, reloc, run, btfgen): --object picks one of several.\n"
+"  gen min_core_btf INPUT OUTPUT OBJECT...\n"
+"        btfgen in bpftool's argument order.\n"
 "\n"
 "Options:\n"
 "  -h, --help       this text; COMMAND --help: the command's options\n"
@@ -401,6 +403,7 @@ static const struct cmd {
 	{ "btfgen", cmd_btfgen },
 	{ "archive", cmd_archive },
 	{ "extract", cmd_extract },
+	{ "gen", cmd_gen },
 };
 
 int main(int argc, char **argv)
