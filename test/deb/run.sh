@@ -50,7 +50,7 @@ contents() {
 	dpkg-deb -x "$deb" "$t/root"
 }
 mkdir -p "$t/root"
-man=(relocore.1 relocore-explain.1 relocore-reloc.1 relocore-run.1 relocore-btfgen.1 relocore-archive.1 relocore-gen.1)
+man=(relocore.1 relocore-explain.1 relocore-reloc.1 relocore-run.1 relocore-btfgen.1 relocore-archive.1 relocore-gen.1 relocore-extract.1)
 man=("${man[@]/%/.gz}")
 contents relocore /usr/bin/relocore "/usr/lib/$ma/relocore/relocore-pass.so" \
 	/usr/share/bash-completion/completions/relocore "${man[@]/#//usr/share/man/man1/}" \
