@@ -70,6 +70,14 @@ struct btf *bg_archive_get(struct bg_archive *a, const char *release,
 int bg_archive_write(const char *path, const char *const *releases,
 		     struct btf *const *btfs, int nr, struct rc_error *err);
 
+/* BTFHub's per-kernel files (FILE.btf.tar.xz: a tar holding one raw BTF
+ * file, xz-compressed; a plain tar too).  bg_btfhub_is: 1 when @path
+ * starts like one (xz or ustar magic), by content, not by name.
+ * bg_btfhub_read: its BTF, validated; NULL with a message naming the file
+ * and the offset that is wrong. */
+int bg_btfhub_is(const char *path);
+struct btf *bg_btfhub_read(const char *path, struct rc_error *err);
+
 /* Write @btf as raw BTF to @path (atomically). */
 int bg_write_btf(const struct btf *btf, const char *path, struct rc_error *err);
 

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * btfgen_cmd.c - relocore btfgen and relocore archive.
+ * btfgen_cmd.c - relocore btfgen, relocore gen min_core_btf (bpftool's
+ * order) and relocore archive.
  */
 #include <bpf/btf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "btfgen.h"
 #include "cli.h"
@@ -21,17 +26,49 @@ static void btfgen_usage(FILE *f)
 "against MIN as against FULL.  MIN is raw BTF: give it to relocore --btf,\n"
 "to libbpf as btf_custom_path, or put it in an archive.\n"
 "An OBJ may be a binary that embeds BPF objects (a libbpf skeleton's tool):\n"
-"every object it embeds counts.\n");
+"every object it embeds counts.\n"
+"\n"
+"Options:\n"
+"  --btf FULL       the kernel's BTF: raw BTF, an ELF file with .BTF, or\n"
+"                   BTFHub's FILE.btf.tar.xz\n"
+"  -o, --output MIN the minimized BTF to write\n"
+"  -h, --help       this text\n"
+"\n"
+"relocore gen min_core_btf FULL MIN OBJ... is the same in bpftool's order.\n");
 }
 
 static struct rc_target *read_target(const char *path)
 {
 	struct rc_error err = { "" };
-	struct rc_target *t = rc_target_open(path, NULL, &err);
+	struct rc_target *t = target_open_file(path, NULL, &err);
 
 	if (!t)
 		fprintf(stderr, "relocore: %s\n", err.msg);
 	return t;
+}
+
+/* Write MIN: @full minimized for @objs. */
+static int btfgen(const char *full, const char *out, const char *const *objs,
+		  int nr_objs, const char *who)
+{
+	struct rc_error err = { "" };
+	struct rc_target *ft;
+	struct btf *mb;
+	int ret;
+
+	ft = read_target(full);
+	if (!ft)
+		return 1;
+	mb = bg_minimize(ft, objs, nr_objs, &err);
+	ret = !mb || bg_write_btf(mb, out, &err);
+	if (ret)
+		fprintf(stderr, "%s: %s\n", who, err.msg);
+	else
+		fprintf(stderr, "%s: %s: %u of %u types kept\n", who, out,
+			btf__type_cnt(mb) - 1, btf__type_cnt(rc_target_vmlinux(ft)) - 1);
+	btf__free(mb);
+	rc_target_free(ft);
+	return ret;
 }
 
 int cmd_btfgen(int argc, char **argv)
@@ -43,10 +80,7 @@ int cmd_btfgen(int argc, char **argv)
 		{ 0 }
 	};
 	const char *full = NULL, *out = NULL;
-	struct rc_error err = { "" };
-	struct rc_target *ft;
-	struct btf *mb;
-	int c, ret;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
@@ -61,19 +95,44 @@ int cmd_btfgen(int argc, char **argv)
 		btfgen_usage(stderr);
 		return 2;
 	}
-	ft = read_target(full);
-	if (!ft)
-		return 1;
-	mb = bg_minimize(ft, (const char *const *)argv + optind, argc - optind, &err);
-	ret = !mb || bg_write_btf(mb, out, &err);
-	if (ret)
-		fprintf(stderr, "relocore btfgen: %s\n", err.msg);
-	else
-		fprintf(stderr, "relocore btfgen: %s: %u of %u types kept\n", out,
-			btf__type_cnt(mb) - 1, btf__type_cnt(rc_target_vmlinux(ft)) - 1);
-	btf__free(mb);
-	rc_target_free(ft);
-	return ret;
+	return btfgen(full, out, (const char *const *)argv + optind, argc - optind,
+		      "relocore btfgen");
+}
+
+static void gen_usage(FILE *f)
+{
+	fprintf(f,
+"usage: relocore gen min_core_btf INPUT OUTPUT OBJECT...\n"
+"\n"
+"bpftool gen min_core_btf's arguments, in its order: write OUTPUT, the part\n"
+"of the kernel BTF INPUT (raw BTF, an ELF file with .BTF, or BTFHub's\n"
+"FILE.btf.tar.xz) that the CO-RE relocations of the OBJECTs need.  The same\n"
+"as relocore btfgen --btf INPUT -o OUTPUT OBJECT..., so scripts written for\n"
+"bpftool (BTFHub's, bcc's Makefile.btfgen) switch by name.\n"
+"\n"
+"Options:\n"
+"  -h, --help       this text\n");
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(sub, "help") || !strcmp(sub, "-h") || !strcmp(sub, "--help"))
+		return gen_usage(stdout), 0;
+	if (strcmp(sub, "min_core_btf")) {
+		if (*sub)
+			fprintf(stderr, "relocore gen: unknown subcommand '%s' (relocore has min_core_btf)\n", sub);
+		return gen_usage(stderr), 2;
+	}
+	if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")))
+		return gen_usage(stdout), 0;
+	if (argc < 5) {
+		fprintf(stderr, "relocore gen min_core_btf: expected INPUT OUTPUT OBJECT...\n");
+		return gen_usage(stderr), 2;
+	}
+	return btfgen(argv[2], argv[3], (const char *const *)argv + 4, argc - 4,
+		      "relocore gen min_core_btf");
 }
 
 static void archive_usage(FILE *f)
@@ -82,12 +141,24 @@ static void archive_usage(FILE *f)
 "usage: relocore archive create -o ARCHIVE [--min OBJ]... RELEASE=BTF...\n"
 "       relocore archive list ARCHIVE [--json]\n"
 "       relocore archive extract ARCHIVE RELEASE -o OUT.btf\n"
+"       relocore archive install ARCHIVE [--destdir DIR] [-o PATH]\n"
 "\n"
 "An archive holds the BTF of many kernels, each type shared between them\n"
-"stored once, looked up by release (uname -r).  With --min, each kernel's\n"
-"BTF is first minimized for the objects (as relocore btfgen).  relocore\n"
+"stored once, looked up by release (uname -r).  BTF is raw BTF, an ELF file\n"
+"with .BTF, or BTFHub's FILE.btf.tar.xz.  With --min, each kernel's BTF is\n"
+"first minimized for the objects (as relocore btfgen).  relocore\n"
 "explain/reloc/run take --archive ARCHIVE [--release REL], and use an\n"
-"archive by default on kernels without /sys/kernel/btf/vmlinux.\n");
+"archive by default on kernels without /sys/kernel/btf/vmlinux:\n"
+"$RELOCORE_ARCHIVE, else " RC_DEFAULT_ARCHIVE ", where install puts one.\n"
+"\n"
+"Options:\n"
+"  -o, --output FILE  create: the archive; extract: the BTF; install: the\n"
+"                   path to install to (default $DESTDIR" RC_DEFAULT_ARCHIVE ")\n"
+"  --min OBJ        create: minimize each kernel's BTF for OBJ (repeatable)\n"
+"  --json           list: as JSON\n"
+"  --destdir DIR    install: put the default path under DIR (default\n"
+"                   $DESTDIR)\n"
+"  -h, --help       this text\n");
 }
 
 static int archive_create(int argc, char **argv)
@@ -165,6 +236,128 @@ out:
 	return ret;
 }
 
+/* mkdir -p the directories of @path (not @path itself). */
+static int make_parents(const char *path)
+{
+	char buf[4096];
+	char *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+/* relocore archive install ARCHIVE [--destdir DIR] [-o PATH]: check every
+ * kernel of ARCHIVE reads back, then copy it (atomically) to PATH, by
+ * default DESTDIR + RC_DEFAULT_ARCHIVE. */
+static int archive_install(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "destdir", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *src, *out = NULL, *destdir = getenv("DESTDIR"), *p;
+	struct rc_error err = { "" };
+	char dest[4096], tmp[4200], buf[1 << 16];
+	struct bg_archive *a;
+	int c, nr = 0, in = -1, fd = -1, ret = 1;
+	ssize_t n;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'd': destdir = optarg; break;
+		case 'h': archive_usage(stdout); return 0;
+		default: archive_usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "relocore archive install: expected one ARCHIVE\n");
+		return archive_usage(stderr), 2;
+	}
+	src = argv[optind];
+	if (out)
+		snprintf(dest, sizeof(dest), "%s", out);
+	else if (snprintf(dest, sizeof(dest), "%s%s", destdir ? destdir : "",
+			  RC_DEFAULT_ARCHIVE) >= (int)sizeof(dest))
+		return fprintf(stderr, "relocore archive install: --destdir too long\n"), 1;
+	a = bg_archive_open(src, &err);
+	if (!a) {
+		fprintf(stderr, "relocore archive install: %s\n", err.msg);
+		return 1;
+	}
+	for (p = bg_archive_releases(a); *p; nr++) {
+		size_t l = strcspn(p, " ");
+		char rel[512];
+		struct btf *b;
+
+		snprintf(rel, sizeof(rel), "%.*s", (int)l, p);
+		b = bg_archive_get(a, rel, &err);
+		if (!b || rc_btf_validate(b, src, &err)) {
+			fprintf(stderr, "relocore archive install: %s: kernel %s: %s\n",
+				src, rel, err.msg);
+			btf__free(b);
+			bg_archive_free(a);
+			return 1;
+		}
+		btf__free(b);
+		p += l + (p[l] == ' ');
+	}
+	bg_archive_free(a);
+	if (!nr) {
+		fprintf(stderr, "relocore archive install: %s holds no kernel\n", src);
+		return 1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", dest, (int)getpid());
+	if (make_parents(dest)) {
+		fprintf(stderr, "relocore archive install: %s: cannot create its directory: %s\n",
+			dest, strerror(errno));
+		return 1;
+	}
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	fd = in < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (in < 0 || fd < 0) {
+		fprintf(stderr, "relocore archive install: %s: %s\n", in < 0 ? src : tmp,
+			strerror(errno));
+		goto out;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, n) != n) {
+			n = -1;
+			break;
+		}
+	if (n < 0 || fsync(fd) || close(fd)) {
+		fprintf(stderr, "relocore archive install: %s: %s\n", tmp, strerror(errno));
+		fd = -1;
+		unlink(tmp);
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, dest)) {
+		fprintf(stderr, "relocore archive install: %s: %s\n", dest, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	fprintf(stderr, "relocore archive install: %s (%d kernel%s) installed as %s\n",
+		src, nr, nr == 1 ? "" : "s", dest);
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (in >= 0)
+		close(in);
+	return ret;
+}
+
 int cmd_archive(int argc, char **argv)
 {
 	struct rc_error err = { "" };
@@ -174,6 +367,8 @@ int cmd_archive(int argc, char **argv)
 
 	if (!strcmp(sub, "create"))
 		return archive_create(argc - 1, argv + 1);
+	if (!strcmp(sub, "install"))
+		return archive_install(argc - 1, argv + 1);
 	if (!strcmp(sub, "-h") || !strcmp(sub, "--help"))
 		return archive_usage(stdout), 0;
 	if (strcmp(sub, "list") && strcmp(sub, "extract"))

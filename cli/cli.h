@@ -39,8 +39,9 @@ struct target_opts {
 	{ "release", required_argument, NULL, 'R' }
 
 #define TARGET_HELP							\
-"  --btf FILE       target BTF: raw BTF or an ELF file with .BTF\n"	\
-"                   (default /sys/kernel/btf/vmlinux)\n"		\
+"  --btf FILE       target BTF: raw BTF, an ELF file with .BTF, or\n"	\
+"                   BTFHub's FILE.btf.tar.xz (default\n"		\
+"                   /sys/kernel/btf/vmlinux)\n"			\
 "  --base-btf FILE  the --btf FILE is split BTF over this base\n"	\
 "  --module FILE    module BTF split over the target, searched when the\n" \
 "                   target has no candidate (repeatable)\n"		\
@@ -53,6 +54,10 @@ struct target_opts {
 
 /* Consume target option @c: 1 if it was one, 0 if not, -1 on error. */
 int target_opt(struct target_opts *t, int c, const char *arg);
+/* Open the target BTF file @path (raw BTF, ELF with .BTF, BTFHub's
+ * .btf.tar.xz), split over @base when set. */
+struct rc_target *target_open_file(const char *path, const char *base,
+				   struct rc_error *err);
 /* Open the chosen target; prints why on failure. */
 struct rc_target *target_open(struct target_opts *t);
 
@@ -63,5 +68,7 @@ int cmd_btfgen(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 /* relocore extract */
 int cmd_extract(int argc, char **argv);
+/* relocore gen min_core_btf (bpftool's order) */
+int cmd_gen(int argc, char **argv);
 
 #endif

@@ -36,45 +36,83 @@ static void usage(FILE *f)
 "        print one line per relocation: section, instruction, kind, the\n"
 "        access as C, the target type, old -> new value, or why the\n"
 "        relocation was poisoned or refused.  Exit 1 if any was refused.\n"
+"  reloc OBJ --btf FILE -o OUT [--kernel-release REL] [--kconfig FILE]\n"
+"        Write OBJ relocated for the target: instructions patched, the\n"
+"        core_relo records consumed, everything else kept, so stock libbpf\n"
+"        loads it without doing CO-RE.  Nothing is written on failure.\n"
+"        With --kernel-release/--kconfig, the .kconfig externs are baked\n"
+"        with the target's values (see relocore reloc --help).\n"
 "  run OBJ [--btf FILE] [--duration SECS] [--json] [-- COMMAND...]\n"
 "        Relocate OBJ for the running kernel, load and attach it, print its\n"
 "        events and maps (see relocore run --help).\n"
 "  btfgen --btf FULL -o MIN OBJ...\n"
 "        Minimized BTF: what the objects' relocations need of FULL.\n"
-"  archive create|list|extract ...\n"
+"  archive create|list|extract|install ...\n"
 "        Many kernels' BTF in one file (see relocore archive --help).\n"
 "  extract BIN [-o DIR] [--object N|NAME] [--list] [--json]\n"
 "        Write out the BPF objects embedded in BIN (a libbpf skeleton's\n"
 "        binary): DIR/NAME.o each (see relocore extract --help).\n"
-"  reloc OBJ --btf FILE -o OUT [--kernel-release REL] [--kconfig FILE]\n"
-"        Write OBJ relocated for the target: instructions patched, the\n"
-"        core_relo records consumed, everything else kept, so stock libbpf\n"
-"        loads it without doing CO-RE.  Nothing is written on failure.\n"
-"        With --kernel-release/--kconfig, the .kconfig externs\n"
-"        (LINUX_KERNEL_VERSION, CONFIG_*, the plugin's __bpf_* globals)\n"
-"        are baked too, with the target's values: they become read-only\n"
-"        data (section .rodata.kconfig) that libbpf loads as a frozen map,\n"
-"        so the verifier prunes on the baked values, not the running\n"
-"        kernel's.\n"
+"  gen min_core_btf INPUT OUTPUT OBJECT...\n"
+"        btfgen in bpftool's argument order.\n"
 "\n"
 "OBJ is a BPF ELF object, or a binary that embeds one (a libbpf skeleton's\n"
 "tool; explain, reloc, run, btfgen): --object picks one of several.\n"
 "\n"
 "Options:\n"
+"  -h, --help       this text; COMMAND --help: the command's options\n"
+"  -V, --version    print the versions of relocore, librelocore and libbpf\n"
+"\n"
+"Manual: relocore(1) and relocore-COMMAND(1).\n");
+}
+
+static void explain_usage(FILE *f)
+{
+	fprintf(f,
+"usage: relocore explain OBJ [OPTIONS]\n"
+"\n"
+"Decide every CO-RE relocation of OBJ against the target BTF and print one\n"
+"line per relocation: section, instruction, kind, the access as C, the\n"
+"target type, old -> new value, or why the relocation was poisoned or\n"
+"refused.  Exit 1 if any was refused.  OBJ is a BPF ELF object, or a\n"
+"binary that embeds one (a libbpf skeleton's tool).\n"
+"\n"
+"Options:\n"
 TARGET_HELP
 "  --object N|NAME  the embedded object of OBJ to use, by index or name\n"
 "                   (relocore extract --list BIN lists them)\n"
-"  --json           machine-readable output (explain; reloc: what was\n"
-"                   applied, the output, the .kconfig externs baked)\n"
-"  -o, --output OUT output object (reloc)\n"
-"  --kernel-release REL  (reloc) bake .kconfig externs for the kernel whose\n"
-"                   `uname -r` is REL (default with --kconfig: --release)\n"
-"  --kconfig FILE   (reloc) the target's kernel config (.config or\n"
-"                   config.gz) for CONFIG_* externs\n"
+"  --json           one JSON object: every relocation and its decision\n"
 "  -h, --help       this text\n");
 }
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+static void reloc_usage(FILE *f)
+{
+	fprintf(f,
+"usage: relocore reloc OBJ --btf FILE -o OUT [OPTIONS]\n"
+"\n"
+"Write OBJ relocated for the target: instructions patched, the core_relo\n"
+"records consumed, everything else kept, so stock libbpf loads it without\n"
+"doing CO-RE.  Nothing is written on failure.  With --kernel-release or\n"
+"--kconfig, the .kconfig externs (LINUX_KERNEL_VERSION, CONFIG_*, the\n"
+"plugin's __bpf_* globals) are baked too, with the target's values: they\n"
+"become read-only data (section .rodata.kconfig) that libbpf loads as a\n"
+"frozen map, so the verifier prunes on the baked values, not the running\n"
+"kernel's.  OBJ is a BPF ELF object, or a binary that embeds one.\n"
+"\n"
+"Options:\n"
+TARGET_HELP
+"  --object N|NAME  the embedded object of OBJ to use, by index or name\n"
+"                   (relocore extract --list BIN lists them)\n"
+"  -o, --output OUT output object (required)\n"
+"  --kernel-release REL  bake .kconfig externs for the kernel whose\n"
+"                   `uname -r` is REL (default with --kconfig: --release)\n"
+"  --kconfig FILE   the target's kernel config (.config or config.gz) for\n"
+"                   CONFIG_* externs\n"
+"  --json           what was applied, the output, the .kconfig externs baked\n"
+"  -h, --help       this text\n");
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o,
+		      void (*usage)(FILE *f))
 {
 	static const struct option lo[] = {
 		TARGET_LONGOPTS,
@@ -256,7 +294,7 @@ static int cmd_explain(int argc, char **argv)
 	size_t i, n;
 	int ret = 0;
 
-	if (parse_opts(argc, argv, &o))
+	if (parse_opts(argc, argv, &o, explain_usage))
 		return 2;
 	obj = rc_object_open_select(o.obj, o.object, &err);
 	if (!obj) {
@@ -327,7 +365,7 @@ static int cmd_reloc(int argc, char **argv)
 	struct opts o;
 	int ret = 1;
 
-	if (parse_opts(argc, argv, &o))
+	if (parse_opts(argc, argv, &o, reloc_usage))
 		return 2;
 	if (!o.out) {
 		fprintf(stderr, "relocore reloc: -o OUT is required\n");
@@ -365,6 +403,7 @@ static const struct cmd {
 	{ "btfgen", cmd_btfgen },
 	{ "archive", cmd_archive },
 	{ "extract", cmd_extract },
+	{ "gen", cmd_gen },
 };
 
 int main(int argc, char **argv)
@@ -372,6 +411,11 @@ int main(int argc, char **argv)
 	size_t i;
 
 	libbpf_set_print(NULL);
+	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("relocore %s (librelocore %s, libbpf %s)\n", RC_CLI_VERSION,
+		       rc_version(), libbpf_version_string());
+		return 0;
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);

@@ -7,6 +7,7 @@
  * when that does not exist (a kernel built without BTF), the BTF of the
  * running release is looked up in the archive given by --archive, else in
  * RELOCORE_ARCHIVE, else in the default archive RC_DEFAULT_ARCHIVE.
+ * --btf takes raw BTF, an ELF file with .BTF, or BTFHub's .btf.tar.xz.
  */
 #include <bpf/btf.h>
 #include <errno.h>
@@ -71,6 +72,31 @@ static struct rc_target *from_archive(struct target_opts *t)
 	return tg;
 }
 
+struct rc_target *target_open_file(const char *path, const char *base,
+				   struct rc_error *err)
+{
+	struct rc_target *tg;
+	struct btf *btf;
+
+	if (!bg_btfhub_is(path))
+		return rc_target_open(path, base, err);
+	if (base) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s: split BTF over --base-btf is read from raw or ELF files, not .btf.tar.xz",
+			 path);
+		return NULL;
+	}
+	btf = bg_btfhub_read(path, err);
+	if (!btf)
+		return NULL;
+	tg = rc_target_adopt(btf);
+	if (!tg) {
+		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", path);
+		btf__free(btf);
+	}
+	return tg;
+}
+
 struct rc_target *target_open(struct target_opts *t)
 {
 	struct rc_error err = { "" };
@@ -90,7 +116,7 @@ struct rc_target *target_open(struct target_opts *t)
 		if (!t->btf)
 			t->btf = SYSFS_VMLINUX;
 		snprintf(t->what, sizeof(t->what), "%s", t->btf);
-		tg = rc_target_open(t->btf, t->base_btf, &err);
+		tg = target_open_file(t->btf, t->base_btf, &err);
 		if (!tg)
 			fprintf(stderr, "relocore: target: %s\n", err.msg);
 	}

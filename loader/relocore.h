@@ -28,6 +28,19 @@ extern "C" {
 struct btf;
 struct bpf_insn;
 
+/*
+ * The version of this header.  The library's ABI version is
+ * RC_VERSION_MAJOR: it is the SONAME's number (librelocore.so.0) and
+ * changes whenever a change breaks programs built against an older header.
+ */
+#define RC_VERSION_MAJOR 0
+#define RC_VERSION_MINOR 1
+#define RC_VERSION_PATCH 0
+
+/* The version of the library in use, "MAJOR.MINOR.PATCH" (may be newer
+ * than the header's within one RC_VERSION_MAJOR). */
+const char *rc_version(void);
+
 /* Relocation kinds, numbered as in .BTF.ext (enum bpf_core_relo_kind). */
 enum rc_relo_kind {
 	RC_FIELD_BYTE_OFFSET = 0,

@@ -17,6 +17,8 @@ suites=(
 	"crosscheck:bash test/crosscheck/run.sh"
 	"btf-extract:bash test/vm/btf-extract.sh"
 	"btfgen:bash test/btfgen/run.sh"
+	"install:bash test/install/run.sh"
+	"deb:bash test/deb/run.sh"
 	"vm:rm -rf build/examples && bash vm/matrix.sh"
 	"kernel:bash test/kernel/run.sh"
 )

@@ -11,6 +11,9 @@ need python3 python3
 need llvm-readelf llvm
 need bpftool bpftool
 need bpf-gcc gcc-bpf
+need llvm-objcopy llvm
+need tar tar
+need xz xz-utils
 out=$(python3 "$lit" -v "$here" 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -vE '^(PASS|FAIL): ' 
