@@ -116,29 +116,38 @@ bool Rewriter::memberPathOf(DICompositeType *C, StructType *ST, GEPOperator *GO,
 // local layout is found from the debug info and K becomes its relocated
 // byte offset (__builtin_preserve_field_info(.., BPF_FIELD_BYTE_OFFSET), as
 // bpf_core_field_offset() computes it).
-// The struct type a container_of result G (an i8 GEP) is used as, with
+// The struct type a container_of result V (an i8 GEP) is used as, with
 // opaque pointers (no cast says it): the source type of a member GEP on it,
-// or the declared type of the local variable it is stored to.
-static StructType *containerType(GetElementPtrInst *G, GEPOperator *Offsetof) {
-  if (Offsetof)
-    return dyn_cast<StructType>(Offsetof->getSourceElementType());
-  for (User *U : G->users()) {
+// or the declared type of the local variable it is stored to, following a
+// statement expression's temporaries (stored, reloaded, stored on).
+static StructType *containerType(Value *V, int Depth = 0) {
+  if (Depth > 3)
+    return nullptr;
+  for (User *U : V->users()) {
     if (auto *UG = dyn_cast<GetElementPtrInst>(U))
-      if (UG->getPointerOperand() == G && UG->getNumIndices() >= 2)
+      if (UG->getPointerOperand() == V && UG->getNumIndices() >= 2)
         return dyn_cast<StructType>(UG->getSourceElementType());
-    if (auto *S = dyn_cast<StoreInst>(U)) {
-      if (S->getValueOperand() != G)
-        continue;
-      auto *PT = dyn_cast_or_null<DIDerivedType>(
-          stripDI(compat::declaredType(S->getPointerOperand())));
+    auto *S = dyn_cast<StoreInst>(U);
+    if (!S || S->getValueOperand() != V)
+      continue;
+    auto *A = dyn_cast<AllocaInst>(S->getPointerOperand());
+    if (!A)
+      continue;
+    if (DIType *T = compat::declaredType(A)) {
+      auto *PT = dyn_cast_or_null<DIDerivedType>(stripDI(T));
       if (!PT || PT->getTag() != dwarf::DW_TAG_pointer_type)
         continue;
       auto *C = dyn_cast_or_null<DICompositeType>(stripDI(PT->getBaseType()));
       if (C && C->getTag() == dwarf::DW_TAG_structure_type &&
           !C->getName().empty())
-        return StructType::getTypeByName(G->getContext(),
+        return StructType::getTypeByName(V->getContext(),
                                          ("struct." + C->getName()).str());
+      continue;
     }
+    for (User *AU : A->users())
+      if (auto *L = dyn_cast<LoadInst>(AU))
+        if (StructType *ST = containerType(L, Depth + 1))
+          return ST;
   }
   return nullptr;
 }
@@ -170,7 +179,12 @@ bool Rewriter::rewriteContainerOf(Function &F) {
     auto *CI = dyn_cast<ConstantInt>(Idx);
     if (!(CI && CI->getSExtValue() < 0) && !offsetofExpr(Idx))
       continue;
-    if (!BC && !(ST = containerType(G, offsetofExpr(Idx))))
+    if (!BC) {
+      GEPOperator *GO = offsetofExpr(Idx);
+      ST = GO ? dyn_cast<StructType>(GO->getSourceElementType())
+              : containerType(G);
+    }
+    if (!ST)
       continue;
     Work.push_back({G, BC, ST});
   }
