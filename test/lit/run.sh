@@ -24,10 +24,13 @@ for v in ${RC_LIT_LLVM:-14 16 19}; do
 			echo "lit: no build/lib/llvm-$v/relocore-pass.so (llvm-$v-dev not installed?): LLVM $v skipped"
 			continue
 		fi
-		case $v in
-		16) need clang-16 clang-16; need FileCheck-16 llvm-16-tools ;;
-		19) need clang-19 clang-19; need FileCheck-19 llvm-19-tools ;;
-		esac
+		if [ "$v" = 16 ]; then
+			need clang-16 clang-16
+			need FileCheck-16 llvm-16-tools
+		elif [ "$v" = 19 ]; then
+			need clang-19 clang-19
+			need FileCheck-19 llvm-19-tools
+		fi
 		args=(--param "llvm=$v" --filter 'pass-')
 	fi
 	out=$(python3 "$lit" -v "${args[@]}" "$here" 2>&1)
