@@ -450,14 +450,44 @@ Node *Rewriter::analyzeOpaqueAccess(Instruction *User, unsigned OpIdx,
                                     Type *AccessTy, bool LoadStore) {
   Value *Ptr = User->getOperand(OpIdx);
   Node *P = NodeOf.lookup(Ptr);
-  if (!P || P->Bitfield || !P->ResultDI || !P->Tail.empty() ||
-      AccessTy == P->CurTy)
-    return nullptr;
-  auto *C = dyn_cast<DICompositeType>(P->ResultDI);
-  if (!C || !isRecord(C))
+  DICompositeType *C;
+  Type *CurTy;
+  if (P) {
+    if (P->Bitfield || !P->ResultDI || !P->Tail.empty())
+      return nullptr;
+    C = dyn_cast<DICompositeType>(P->ResultDI);
+    CurTy = P->CurTy;
+  } else {
+    // a root: the record a pointer points to, from the debug info
+    bool Known;
+    CurTy = nullptr;
+    DICompositeType *PR = pointeeRecord(Ptr, CurTy);
+    if (!PR)
+      return nullptr;
+    if (!CurTy) {
+      // no GEP in the module named the record, so clang made no IR type
+      // for it: a union needs none (its member steps carry only debug
+      // info), so one is declared; a struct's bitfield storage does
+      if (PR->getTag() == dwarf::DW_TAG_union_type) {
+        CurTy = StructType::create(Ctx, ("union." + PR->getName()).str());
+      } else {
+        if (LoadStore && AccessTy->isIntegerTy() && bitfieldFirst(PR) &&
+            KT.isKernel(PR->getName(), PR->getFilename(), MainFile))
+          error(User, "cannot relocate this access to a bitfield at offset 0 "
+                      "of kernel type 'struct " + PR->getName() +
+                      "': no member access in this file gives clang's IR "
+                      "layout of it (opaque pointers); use "
+                      "BPF_CORE_READ_BITFIELD");
+        return nullptr;
+      }
+    }
+    if (!(C = lookupRoot(CurTy, Known)))
+      return nullptr;
+  }
+  if (!C || !isRecord(C) || AccessTy == CurTy)
     return nullptr;
   if (C->getTag() != dwarf::DW_TAG_union_type) {
-    auto *ST = dyn_cast<StructType>(P->CurTy);
+    auto *ST = dyn_cast<StructType>(CurTy);
     bool BF;
     if (!LoadStore || !ST || !AccessTy->isIntegerTy() ||
         ST->getNumElements() == 0 || findMember(C, ST, 0, BF) >= 0 || !BF)
@@ -466,7 +496,56 @@ Node *Rewriter::analyzeOpaqueAccess(Instruction *User, unsigned OpIdx,
   auto *PH = new BitCastInst(Ptr, Ptr->getType(), "relocore.member", User);
   User->setOperand(OpIdx, PH);
   Placeholders.push_back(PH);
-  return castNode(PH, P->CurTy, AccessTy);
+  return castNode(PH, CurTy, AccessTy);
+}
+
+// T is a pointer to a union, or to a struct whose storage at offset 0 holds
+// bitfields: accessed with opaque pointers without any GEP.
+bool rootWithoutGEP(DIType *T) {
+  auto *PT = dyn_cast_or_null<DIDerivedType>(stripDI(T));
+  if (!PT || PT->getTag() != dwarf::DW_TAG_pointer_type)
+    return false;
+  auto *C = dyn_cast_or_null<DICompositeType>(stripDI(PT->getBaseType()));
+  if (!C || !isRecord(C))
+    return false;
+  return C->getTag() == dwarf::DW_TAG_union_type || bitfieldFirst(C);
+}
+
+// The first member of record C is a bitfield in the storage at offset 0.
+bool bitfieldFirst(DICompositeType *C) {
+  for (DINode *E : C->getElements())
+    if (auto *Mb = dyn_cast_or_null<DIDerivedType>(E))
+      if (Mb->getTag() == dwarf::DW_TAG_member && !Mb->isStaticMember())
+        return Mb->isBitField() && Mb->getOffsetInBits() < 8;
+  return false;
+}
+
+// With opaque pointers, the record a pointer V points to when no GEP names
+// it: V is loaded from a local variable (its declared type) or from a
+// chain's member of pointer type (the member's type).  IRTy: the record's
+// IR type, null when clang made none.  Null when unknown.
+DICompositeType *Rewriter::pointeeRecord(Value *V, Type *&IRTy) {
+  auto *L = dyn_cast<LoadInst>(V);
+  if (!L || !L->getType()->isPointerTy())
+    return nullptr;
+  Value *Src = L->getPointerOperand();
+  DIType *T = nullptr;
+  if (Node *N = NodeOf.lookup(Src)) {
+    if (!N->Bitfield && N->Tail.empty())
+      T = N->ResultDI;
+  } else if (isa<AllocaInst>(Src)) {
+    T = compat::declaredType(Src);
+  }
+  auto *PT = dyn_cast_or_null<DIDerivedType>(stripDI(T));
+  if (!PT || PT->getTag() != dwarf::DW_TAG_pointer_type)
+    return nullptr;
+  auto *C = dyn_cast_or_null<DICompositeType>(stripDI(PT->getBaseType()));
+  if (!C || !isRecord(C) || C->getName().empty())
+    return nullptr;
+  bool IsUnion = C->getTag() == dwarf::DW_TAG_union_type;
+  IRTy = StructType::getTypeByName(
+      Ctx, ((IsUnion ? "union." : "struct.") + C->getName()).str());
+  return C;
 }
 
 void Rewriter::dropPlaceholders() {

@@ -347,9 +347,24 @@ bool Rewriter::run() {
     if (Candidates)
       break;
   }
+  Opaque = compat::opaquePointers(Ctx);
+  // Opaque pointers: a union, or bitfield storage at offset 0, can be
+  // reached with no GEP at all, through a pointer variable of that type.
+  if (!Candidates && Opaque)
+    for (Function &F : M) {
+      if (F.isDeclaration())
+        continue;
+      for (Instruction &I : F.getEntryBlock())
+        if (isa<AllocaInst>(I) && I.getType()->isPointerTy() &&
+            rootWithoutGEP(compat::declaredType(&I))) {
+          Candidates = true;
+          break;
+        }
+      if (Candidates)
+        break;
+    }
   if (!Candidates)
     return false;
-  Opaque = compat::opaquePointers(Ctx);
   indexDebugInfo();
   classifyFunctions();
   bool Changed = false;

@@ -148,14 +148,28 @@ void compat::runTargetCorePasses(Module &M, TargetMachine &TM) {
 }
 
 DIType *compat::declaredType(Value *V) {
+  // clang's dbg.declare, or after declare-to-assign (assignment tracking,
+  // which runs before PipelineStartEP at -O1 and up) the alloca's dbg.assign
+  // markers
 #if LLVM_VERSION_MAJOR >= 19
   for (DbgVariableRecord *R : findDVRDeclares(V))
     return R->getVariable()->getType();
   for (DbgDeclareInst *D : findDbgDeclares(V))
     return D->getVariable()->getType();
+  if (auto *I = dyn_cast<Instruction>(V)) {
+    for (DbgVariableRecord *R : at::getDVRAssignmentMarkers(I))
+      return R->getVariable()->getType();
+    for (DbgAssignIntrinsic *D : at::getAssignmentMarkers(I))
+      return D->getVariable()->getType();
+  }
 #else
   for (DbgDeclareInst *D : FindDbgDeclareUses(V))
     return D->getVariable()->getType();
+#if LLVM_VERSION_MAJOR >= 16
+  if (auto *I = dyn_cast<Instruction>(V))
+    for (DbgAssignIntrinsic *D : at::getAssignmentMarkers(I))
+      return D->getVariable()->getType();
+#endif
 #endif
   return nullptr;
 }

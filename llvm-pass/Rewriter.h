@@ -49,6 +49,8 @@ bool isRecord(const DIType *T);
 StringRef irRecordName(Type *T, bool &IsUnion);
 bool isZero(Value *V);
 bool isProbeSection(StringRef S);
+bool rootWithoutGEP(DIType *T);
+bool bitfieldFirst(DICompositeType *C);
 
 // One step of an access chain, as clang would emit it.
 struct Step {
@@ -118,6 +120,7 @@ private:
   Node *analyzeOpaqueAccess(Instruction *User, unsigned OpIdx, Type *AccessTy,
                             bool LoadStore);
   void dropPlaceholders();
+  DICompositeType *pointeeRecord(Value *V, Type *&IRTy);
   std::vector<WeakTrackingVH> Placeholders;
   bool Opaque = false;
   int findMember(DICompositeType *C, StructType *ST, unsigned K, bool &BF);

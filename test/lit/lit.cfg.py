@@ -22,6 +22,11 @@ if not os.path.exists(os.path.join(llvm_bin, "clang")):
 config.available_features.add("llvm-" + llvm_version)
 if llvm_version == "14":
     config.available_features.add("typed-pointers")
+# %pointers: typed (14) or opaque (16, 19: clang's default); %if_opaque_not:
+# "not" where a RUN line must fail with opaque pointers only
+pointers = "typed" if llvm_version == "14" else "opaque"
+config.substitutions.append(("%pointers", pointers))
+config.substitutions.append(("%if_opaque_not", "not" if pointers == "opaque" else ""))
 config.environment["PATH"] = llvm_bin + os.pathsep + config.environment.get("PATH", os.environ["PATH"])
 inputs = os.path.join(config.test_source_root, "Inputs")
 config.substitutions.append(("%relocore", os.path.join(root, "build", "bin", "relocore")))
