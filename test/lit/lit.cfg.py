@@ -26,6 +26,9 @@ if llvm_version == "14":
 # "not" where a RUN line must fail with opaque pointers only
 pointers = "typed" if llvm_version == "14" else "opaque"
 config.substitutions.append(("%pointers", pointers))
+# %typed16: LLVM 16's typed pointers (-Xclang -no-opaque-pointers); empty on
+# 14 (typed anyway) and 19 (opaque only)
+config.substitutions.append(("%typed16", "-Xclang -no-opaque-pointers" if llvm_version == "16" else ""))
 config.substitutions.append(("%if_opaque_not", "not" if pointers == "opaque" else ""))
 config.environment["PATH"] = llvm_bin + os.pathsep + config.environment.get("PATH", os.environ["PATH"])
 inputs = os.path.join(config.test_source_root, "Inputs")
