@@ -29,14 +29,14 @@ rounds=${1:-5}
 
 hdr=${RC_VMLINUX_H:-}
 if [ -z "$hdr" ]; then
-	hdr=$(ls -t "$RC_CACHE"/vmlinux-h/*/vmlinux.h 2>/dev/null | head -1 || true)
-fi
-if [ -z "$hdr" ]; then
+	# the vmlinux.h examples/build.sh uses (the cloud-6.1 kernel's): the
+	# newest file of the cache may be another kernel's (another arch)
 	tmp=$(mktemp -d)
-	bash "$RC_ROOT/examples/build.sh" "$tmp" >/dev/null
+	hdr=$(env -u CLANG bash "$RC_ROOT/examples/build.sh" "$tmp" "$RC_ROOT/examples/getpid.bpf.c" |
+	      sed -nE 's/.*(generating|using cached) ([^:]*vmlinux\.h).*/\2/p' | head -1)
 	rm -rf "$tmp"
-	hdr=$(ls -t "$RC_CACHE"/vmlinux-h/*/vmlinux.h | head -1)
 fi
+[ -s "$hdr" ] || { echo "bench/plugin: no vmlinux.h (examples/build.sh)" >&2; exit 1; }
 hdir=$(dirname "$hdr")
 srcs=("$RC_ROOT"/examples/*.bpf.c)
 out=$(mktemp -d)

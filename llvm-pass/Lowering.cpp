@@ -248,8 +248,10 @@ bool Rewriter::runOnFunction(Function &F) {
       else if (auto *BC = dyn_cast<BitCastInst>(&I))
         analyzeCast(BC);
     }
-  if (Nodes.empty())
+  if (Nodes.empty()) {
+    dropPlaceholders();
     return ContainerOf;
+  }
   bool Probe = ProbeFns.count(&F);
   SmallVector<Instruction *, 16> Dead;
   SmallPtrSet<Instruction *, 16> Handled;

@@ -45,7 +45,7 @@ fi
 # examples/build.sh generates (or finds) the cached vmlinux.h; reuse it.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-hdr=$(bash "$RC_ROOT/examples/build.sh" --arch "$arch" "$tmp" "$RC_ROOT/examples/getpid.bpf.c" |
+hdr=$(env -u CLANG bash "$RC_ROOT/examples/build.sh" --arch "$arch" "$tmp" "$RC_ROOT/examples/getpid.bpf.c" |
       sed -nE 's/.*(generating|using cached) ([^:]*vmlinux\.h).*/\2/p' | head -1)
 [ -s "$hdr" ] || { echo "llvm-pass/examples: no vmlinux.h" >&2; exit 1; }
 srcs=("$@")
