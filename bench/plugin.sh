@@ -18,7 +18,7 @@
 # Every LLVM whose plugin is built is measured, each with its own clang:
 # LLVM 14 (clang, build/lib/relocore-pass.so), 16 and 19 (clang-N,
 # build/lib/llvm-N/relocore-pass.so); lines start with "llvm-N".
-# RC_BENCH_LLVM="14 19" picks versions.
+# RC_BENCH_LLVM="14 19" picks versions; RC_BENCH_PROGRAMS (below) programs.
 set -euo pipefail
 cg=0
 if [ "${1:-}" = --callgrind ]; then cg=1; shift; fi
@@ -39,6 +39,14 @@ fi
 [ -s "$hdr" ] || { echo "bench/plugin: no vmlinux.h (examples/build.sh)" >&2; exit 1; }
 hdir=$(dirname "$hdr")
 srcs=("$RC_ROOT"/examples/*.bpf.c)
+# RC_BENCH_PROGRAMS="execsnoop": only these examples/NAME.bpf.c (callgrind
+# runs take minutes each); "none": taskwatch.c alone
+if [ -n "${RC_BENCH_PROGRAMS:-}" ]; then
+	srcs=()
+	for n in $RC_BENCH_PROGRAMS; do
+		[ "$n" = none ] || srcs+=("$RC_ROOT/examples/$n.bpf.c")
+	done
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
