@@ -1,5 +1,6 @@
 // Everything that differs between the LLVM versions the plugin builds
-// against (14, 16, 19).  Nothing else in llvm-pass/ tests LLVM_VERSION_MAJOR.
+// against (14, 16, 19), declared here without any version test and defined
+// in Compat.cpp, the only file of llvm-pass/ that tests LLVM_VERSION_MAJOR.
 //
 //   14  typed pointers (opaque ones only with -opaque-pointers); the
 //       target's CO-RE passes run through the legacy PassManagerBuilder
@@ -13,90 +14,47 @@
 #define RELOCORE_COMPAT_H
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Config/llvm-config.h"
-#include "llvm/IR/DerivedTypes.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/ADT/bit.h"
-#include "llvm/Support/MathExtras.h"
 
-#if LLVM_VERSION_MAJOR != 14 && LLVM_VERSION_MAJOR != 16 && LLVM_VERSION_MAJOR != 19
-#error "relocore-pass is built and tested against LLVM 14, 16 and 19"
-#endif
+
+#include <cstdint>
 
 namespace llvm {
 class DIType;
+class IRBuilderBase;
+class LLVMContext;
 class Module;
 class TargetMachine;
+class Type;
+class Value;
 }
 
 namespace relocore {
 namespace compat {
 
-// The type a pointer type points to; null for an opaque pointer.
-inline llvm::Type *pointee(llvm::Type *T) {
-  if (!T->isPointerTy())
-    return nullptr;
-#if LLVM_VERSION_MAJOR >= 19
-  return nullptr;
-#else
-  if (T->isOpaquePointerTy())
-    return nullptr;
-  return T->getNonOpaquePointerElementType();
-#endif
-}
+// The type a pointer type points to; null for an opaque pointer (or not a
+// pointer).
+llvm::Type *pointee(llvm::Type *T);
 
 // Whether the module's pointers are opaque (no pointee types, no pointer
 // bitcasts): union members and bitfield storage units are then found from
 // the accessed type and the debug info.
-inline bool opaquePointers(llvm::LLVMContext &Ctx) {
-#if LLVM_VERSION_MAJOR >= 19
-  return true;
-#else
-  return !Ctx.supportsTypedPointers();
-#endif
-}
+bool opaquePointers(llvm::LLVMContext &Ctx);
 
-// i8* (typed) or ptr
-inline llvm::Type *bytePtrTy(llvm::IRBuilderBase &B) {
-#if LLVM_VERSION_MAJOR >= 19
-  return B.getPtrTy();
-#else
-  return B.getInt8PtrTy();
-#endif
-}
+// i8* (typed pointers) or ptr
+llvm::Type *bytePtrTy(llvm::IRBuilderBase &B);
 
-inline bool startsWith(llvm::StringRef S, llvm::StringRef P) {
-#if LLVM_VERSION_MAJOR >= 16
-  return S.starts_with(P);
-#else
-  return S.startswith(P);
-#endif
-}
+bool startsWith(llvm::StringRef S, llvm::StringRef Prefix);
+bool endsWith(llvm::StringRef S, llvm::StringRef Suffix);
+unsigned popcount(uint64_t V);
 
-inline unsigned popcount(uint64_t V) {
-#if LLVM_VERSION_MAJOR >= 16
-  return llvm::popcount(V);
-#else
-  return llvm::countPopulation(V);
-#endif
-}
-
-inline bool endsWith(llvm::StringRef S, llvm::StringRef P) {
-#if LLVM_VERSION_MAJOR >= 16
-  return S.ends_with(P);
-#else
-  return S.endswith(P);
-#endif
-}
-
-// The type of the local variable that alloca V holds (its dbg.declare:
-// an intrinsic call, or from 19 on a debug record); null when none.
+// The type of the local variable that alloca V holds (its dbg.declare: an
+// intrinsic, from 19 on a debug record, or after clang's declare-to-assign
+// its dbg.assign markers); null when none.
 llvm::DIType *declaredType(llvm::Value *V);
 
 // Runs the BPF target's early CO-RE passes (abstract member access,
 // preserve DI type, IR peephole: the target's PipelineStartEP extensions)
-// over M, on TM (a BPF TargetMachine).  Defined in RelocorePass.cpp.
+// over M, on TM (a BPF TargetMachine).
 void runTargetCorePasses(llvm::Module &M, llvm::TargetMachine &TM);
 
 } // namespace compat

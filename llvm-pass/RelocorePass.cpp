@@ -8,7 +8,7 @@
 // kprobe/tracepoint programs, loads through kernel pointers into
 // bpf_probe_read_kernel calls.  The BPF target's own CO-RE passes have
 // already run at this point, so they are run again (on a private BPF
-// TargetMachine; how differs per LLVM version, see Compat.h) to turn the
+// TargetMachine; how differs per LLVM version: Compat.cpp) to turn the
 // intrinsics into the relocations the BTF emitter writes to .BTF.ext.
 // See README for the options.
 #include "Rewriter.h"
@@ -20,18 +20,11 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DIBuilder.h"
-#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsBPF.h"
-#include "llvm/Analysis/CGSCCPassManager.h"
-#include "llvm/Analysis/LoopAnalysisManager.h"
-#include "llvm/IR/DebugInfo.h"
-#include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ValueHandle.h"
 #include "llvm/IR/PassManager.h"
@@ -41,9 +34,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-#if LLVM_VERSION_MAJOR < 16
-#include "llvm/Transforms/IPO/PassManagerBuilder.h"
-#endif
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <map>
@@ -106,73 +96,6 @@ bool runBPFCorePasses(Module &M) {
 }
 
 } // namespace
-
-// The one place that knows how each LLVM runs the target's passes (see
-// Compat.h and README "LLVM versions").
-void compat::runTargetCorePasses(Module &M, TargetMachine &TM) {
-#if LLVM_VERSION_MAJOR < 16
-  PassManagerBuilder PMB;
-  PMB.OptLevel = 0; // only the target's EP_EarlyAsPossible extensions
-  TM.adjustPassManager(PMB);
-  legacy::FunctionPassManager FPM(&M);
-  PMB.populateFunctionPassManager(FPM);
-  FPM.doInitialization();
-  for (Function &F : M)
-    if (!F.isDeclaration())
-      FPM.run(F);
-  FPM.doFinalization();
-#else
-  // A private PassBuilder on the BPF TargetMachine: its constructor has
-  // the target register its callbacks (the CO-RE passes at PipelineStartEP).
-  PassBuilder PB(&TM);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-#if LLVM_VERSION_MAJOR >= 19
-  ModulePassManager MPM;
-  PB.invokePipelineStartEPCallbacks(MPM, OptimizationLevel::O0);
-#else
-  // no invokePipelineStartEPCallbacks before 17: the O0 pipeline runs the
-  // PipelineStartEP callbacks first (then the always-inliner and the
-  // target's other O0 extensions, which leave CO-RE code alone)
-  ModulePassManager MPM = PB.buildO0DefaultPipeline(OptimizationLevel::O0);
-#endif
-  MPM.run(M, MAM);
-#endif
-}
-
-DIType *compat::declaredType(Value *V) {
-  // clang's dbg.declare, or after declare-to-assign (assignment tracking,
-  // which runs before PipelineStartEP at -O1 and up) the alloca's dbg.assign
-  // markers
-#if LLVM_VERSION_MAJOR >= 19
-  for (DbgVariableRecord *R : findDVRDeclares(V))
-    return R->getVariable()->getType();
-  for (DbgDeclareInst *D : findDbgDeclares(V))
-    return D->getVariable()->getType();
-  if (auto *I = dyn_cast<Instruction>(V)) {
-    for (DbgVariableRecord *R : at::getDVRAssignmentMarkers(I))
-      return R->getVariable()->getType();
-    for (DbgAssignIntrinsic *D : at::getAssignmentMarkers(I))
-      return D->getVariable()->getType();
-  }
-#else
-  for (DbgDeclareInst *D : FindDbgDeclareUses(V))
-    return D->getVariable()->getType();
-#if LLVM_VERSION_MAJOR >= 16
-  if (auto *I = dyn_cast<Instruction>(V))
-    for (DbgAssignIntrinsic *D : at::getAssignmentMarkers(I))
-      return D->getVariable()->getType();
-#endif
-#endif
-  return nullptr;
-}
 
 namespace {
 

@@ -6,8 +6,8 @@
 //                    the per-function driver
 //   ProbeRead.cpp    loads/copies through kernel pointers -> probe reads
 //   ContainerOf.cpp  container_of offsets
-//   RelocorePass.cpp options, the BPF CO-RE passes, pass-manager glue
-//   Compat.h         everything that differs between LLVM 14, 16 and 19
+//   RelocorePass.cpp options, pass-manager glue
+//   Compat.h/.cpp    everything that differs between LLVM 14, 16 and 19
 #ifndef RELOCORE_REWRITER_H
 #define RELOCORE_REWRITER_H
 
