@@ -11,6 +11,7 @@
 // undefined symbol: exactly what libbpf emits for `extern T NAME __kconfig`.
 // The loader fills the values for the TARGET kernel into a frozen read-only
 // map, so the verifier sees constants and prunes the dead branches.
+#include "Compat.h"
 #include "Relocore.h"
 
 #include "llvm/IR/DiagnosticInfo.h"
@@ -32,9 +33,9 @@ static std::string kconfigName(StringRef N, bool &Weak) {
   if (N == "__bpf_has_bpf_cookie")
     return "LINUX_HAS_BPF_COOKIE";
   StringRef Rest;
-  if (N.startswith("__bpf_config_"))
+  if (compat::startsWith(N, "__bpf_config_"))
     Rest = N.drop_front(strlen("__bpf_config_"));
-  else if (N.startswith("__bpf_CONFIG_"))
+  else if (compat::startsWith(N, "__bpf_CONFIG_"))
     Rest = N.drop_front(strlen("__bpf_CONFIG_"));
   if (!Rest.empty())
     return "CONFIG_" + Rest.upper();
@@ -62,7 +63,7 @@ bool rewriteKconfigGlobals(Module &M) {
   bool Changed = false;
   SmallVector<GlobalVariable *, 4> Work;
   for (GlobalVariable &G : M.globals())
-    if (G.getName().startswith("__bpf_") && !G.getName().startswith("___"))
+    if (compat::startsWith(G.getName(), "__bpf_") && !compat::startsWith(G.getName(), "___"))
       Work.push_back(&G);
   for (GlobalVariable *G : Work) {
     bool Weak;

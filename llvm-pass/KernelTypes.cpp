@@ -9,6 +9,7 @@
 //     declared in the main source file;
 // and its name is not in -relocore-local-types.  Anonymous records take the
 // kind of the record (or typedef) they are reached through.
+#include "Compat.h"
 #include "Relocore.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -91,7 +92,7 @@ bool readBTFRecordNames(StringRef Path, StringSet<> &Names, std::string &Err) {
     return false;
   }
   StringRef Data = (*BufOr)->getBuffer();
-  if (Data.startswith("\x7f" "ELF")) {
+  if (compat::startsWith(Data, "\x7f" "ELF")) {
     auto ObjOr = object::ObjectFile::createObjectFile((*BufOr)->getMemBufferRef());
     if (!ObjOr) {
       Err = Path.str() + ": " + toString(ObjOr.takeError());
@@ -154,7 +155,7 @@ bool KernelTypes::isKernel(StringRef Name, StringRef File,
     if (Name == K)
       return true;
   if (KernelHeaders.empty()) {
-    if (File.endswith("vmlinux.h"))
+    if (compat::endsWith(File, "vmlinux.h"))
       return true;
   } else {
     for (const std::string &H : KernelHeaders)

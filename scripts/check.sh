@@ -11,6 +11,7 @@ suites=(
 	"deps:bash test/deps/run.sh"
 	"unit:build/bin/engine_test"
 	"lit:bash test/lit/run.sh"
+	"llvm-versions:bash test/llvm-versions/run.sh"
 	"fuzz-smoke:bash test/fuzz/smoke.sh"
 	"badinput:bash test/badinput/run.sh"
 	"selftests:bash test/selftests/run.sh"

@@ -7,6 +7,8 @@
 ; preserve_access_index intrinsics for the kernel types only, probe reads for
 ; the loads (kprobe), the bitfield sequence; then lowers them with the BPF
 ; target's CO-RE pass into the relocation globals.
+; Typed-pointer IR: LLVM 14 only (16 and 19 are covered by the pass-*.c tests).
+; REQUIRES: typed-pointers
 ; RUN: %opt -passes=relocore -relocore-run-bpf-passes=false -S %s | FileCheck %s
 ; RUN: %opt -passes=relocore -S %s | FileCheck %s --check-prefix=LOWERED
 ; RUN: %opt -passes=relocore -S %s | FileCheck %s --check-prefix=NOCALL

@@ -38,7 +38,7 @@ char LICENSE[] SEC("license") = "GPL";
 // BTF-DAG: VAR 'LINUX_HAS_BPF_COOKIE' type_id={{[0-9]+}}, linkage=extern
 // BTF-DAG: DATASEC '.kconfig' size=0 vlen=3
 // ASM: R_BPF_64_64 LINUX_KERNEL_VERSION
-// ASM: r{{[0-9]}} = *(u32 *)(r{{[0-9]}} + 0)
+// ASM: r{{[0-9]}} = *(u32 *)(r{{[0-9]}} + {{0|0x0}})
 // EXPLAIN-DAG: byte_off {{ *}}task_struct.pid
 // EXPLAIN-DAG: byte_off {{ *}}task_struct.tgid
 // BAKED: CONFIG_PREEMPT_RT OBJECT WEAK @{{[0-9]+}} = 00

@@ -16,6 +16,10 @@
 // RUN: %relocore explain %t.a0.o --btf %t.target.o | sed -E 's/#[0-9]+ +//; s/ \[[0-9]+\]//g; /CO-RE relocation/d' | sort > %t.a0.txt
 // RUN: %relocore explain %t.p0.o --btf %t.target.o | sed -E 's/#[0-9]+ +//; s/ \[[0-9]+\]//g; /CO-RE relocation/d' | sort > %t.p0.txt
 // RUN: diff %t.a0.txt %t.p0.txt
+// LLVM 16 with typed pointers (-no-opaque-pointers) too:
+// RUN: %clang_plugin -O2 %typed16 -c %s -o %t.t.o
+// RUN: %relocore explain %t.t.o --btf %t.target.o | sed -E 's/#[0-9]+ +//; s/ \[[0-9]+\]//g; /CO-RE relocation/d' | sort > %t.t.txt
+// RUN: diff %t.a.txt %t.t.txt
 #include "common.h"
 #include "pass/vmlinux.h"
 
