@@ -108,6 +108,12 @@ for prefix in /usr /usr/local; do
 		"${cmds[@]/#/share/man/man1/relocore-}"; do
 		check "$n/file/$f" test -e "$p/$f"
 	done
+	# the plugin of every LLVM this build made it for
+	for v in "$root"/build/lib/llvm-*/relocore-pass.so; do
+		[ -e "$v" ] || continue
+		f="lib/$ma/relocore/$(basename "$(dirname "$v")")/relocore-pass.so"
+		check "$n/file/$f" test -e "$p/$f"
+	done
 	soname=$(readelf -d "$lib/librelocore.so.$ver" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 	if [ "$soname" = "librelocore.so.$major" ]; then pass "$n/soname"; else fail "$n/soname" "SONAME '$soname', want librelocore.so.$major"; fi
 	if [ "$(readlink "$lib/librelocore.so.$major")" = "librelocore.so.$ver" ] &&
