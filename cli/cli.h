@@ -63,5 +63,7 @@ int cmd_btfgen(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 /* relocore extract */
 int cmd_extract(int argc, char **argv);
+/* relocore check */
+int cmd_check(int argc, char **argv);
 
 #endif

@@ -39,6 +39,10 @@ static void usage(FILE *f)
 "  run OBJ [--btf FILE] [--duration SECS] [--json] [-- COMMAND...]\n"
 "        Relocate OBJ for the running kernel, load and attach it, print its\n"
 "        events and maps (see relocore run --help).\n"
+"  check OBJ (--btf FILE | --archive A [--release R | --all]) [--json]\n"
+"        Will each program of OBJ load and attach on the target kernel(s)?\n"
+"        Decided offline; exit 0 all ok, 1 not, 2 bad input (see\n"
+"        relocore check --help).\n"
 "  btfgen --btf FULL -o MIN OBJ...\n"
 "        Minimized BTF: what the objects' relocations need of FULL.\n"
 "  archive create|list|extract ...\n"
@@ -365,6 +369,7 @@ static const struct cmd {
 	{ "btfgen", cmd_btfgen },
 	{ "archive", cmd_archive },
 	{ "extract", cmd_extract },
+	{ "check", cmd_check },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check.c - relocore check: will OBJ load and attach on that kernel (or on
+ * every kernel of an archive), decided offline.  The deciding is
+ * librelocore's rc_check_object(); this file picks targets and prints.
+ *
+ *   relocore check OBJ (--btf T | --archive A [--release R | --all]) [--json]
+ *
+ * Exit 0 when every program is ok on every kernel asked, 1 when not, 2 on
+ * bad input (options, object, target).
+ */
+#include <bpf/btf.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btfgen.h"
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: relocore check OBJ (--btf FILE | --archive A [--release R | --all]) [--json]\n"
+"\n"
+"Decide offline, per program, whether OBJ loads and attaches on the target\n"
+"kernel, and if not, why.  Problems, by kind:\n"
+"  relocation    a poisoned CO-RE relocation reachable from the program's\n"
+"                entry (branches pruned on known constants: relocated\n"
+"                EXISTS/enum/size values), or a refused one\n"
+"  attach        the section's attach target is not in the target BTF\n"
+"                (fentry/fexit/fmod_ret/lsm/iter FUNC, tp_btf/raw_tp\n"
+"                btf_trace_*, kprobe FUNC, tracepoint event)\n"
+"  helper        a reachable helper call not in enum bpf_func_id\n"
+"  map           a map type not in enum bpf_map_type; max_entries 0\n"
+"                (\"needs ...\": user space must size it)\n"
+"  program_type  the section's program or attach type is unknown\n"
+"  open          libbpf refuses to open the object (legacy maps section)\n"
+"Not decided (never guessed): verifier complexity, stack depth, helper\n"
+"argument types.\n"
+"\n"
+"Options:\n"
+TARGET_HELP
+"  --all            every kernel of the --archive (one row per release)\n"
+"  --json           {\"object\",\"kernels\":[{\"release\",\"target\",\"programs\":\n"
+"                   [{\"name\",\"section\",\"ok\",\"problems\":[{\"kind\",\"detail\"}]}]}]}\n"
+"  -h, --help       this text\n"
+"\n"
+"Exit status: 0 every program ok everywhere, 1 not, 2 bad input.\n");
+}
+
+struct kernel {
+	char *release;		/* NULL when the target has none (--btf) */
+	char *target;
+	struct rc_check *res;
+};
+
+static void print_text(const char *obj, const struct kernel *k)
+{
+	int i, j;
+
+	printf("%s on %s%s%s%s:\n", obj, k->target, k->release ? " (" : "",
+	       k->release ? k->release : "", k->release ? ")" : "");
+	for (i = 0; i < k->res->nr_progs; i++) {
+		const struct rc_check_prog *p = &k->res->progs[i];
+
+		printf("  %-4s %s (%s)\n", p->ok ? "ok" : "FAIL", p->name, p->section);
+		for (j = 0; j < p->nr_problems; j++)
+			printf("       %s: %s\n", rc_check_kind_str(p->problems[j].kind),
+			       p->problems[j].detail);
+	}
+	if (!k->res->nr_progs)
+		printf("  (no programs)\n");
+}
+
+static void print_json(const char *obj, const struct kernel *ks, int nk)
+{
+	int n, i, j;
+
+	printf("{\"object\":");
+	cli_json_str(stdout, obj);
+	printf(",\"kernels\":[");
+	for (n = 0; n < nk; n++) {
+		const struct kernel *k = &ks[n];
+
+		printf("%s{\"release\":", n ? "," : "");
+		if (k->release)
+			cli_json_str(stdout, k->release);
+		else
+			printf("null");
+		printf(",\"target\":");
+		cli_json_str(stdout, k->target);
+		printf(",\"programs\":[");
+		for (i = 0; i < k->res->nr_progs; i++) {
+			const struct rc_check_prog *p = &k->res->progs[i];
+
+			printf("%s{\"name\":", i ? "," : "");
+			cli_json_str(stdout, p->name);
+			printf(",\"section\":");
+			cli_json_str(stdout, p->section);
+			printf(",\"ok\":%s,\"problems\":[", p->ok ? "true" : "false");
+			for (j = 0; j < p->nr_problems; j++) {
+				printf("%s{\"kind\":\"%s\",\"detail\":", j ? "," : "",
+				       rc_check_kind_str(p->problems[j].kind));
+				cli_json_str(stdout, p->problems[j].detail);
+				printf("}");
+			}
+			printf("]}");
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+static int add_kernel(struct kernel **ks, int *nk, const struct rc_object *obj,
+		      const struct rc_target *t, const char *release,
+		      const char *what)
+{
+	struct rc_error err = { "" };
+	struct kernel *k = realloc(*ks, sizeof(**ks) * (*nk + 1));
+
+	if (!k)
+		return -1;
+	*ks = k;
+	k += *nk;
+	memset(k, 0, sizeof(*k));
+	k->res = rc_check_object(obj, t, &err);
+	if (!k->res) {
+		fprintf(stderr, "relocore check: %s\n", err.msg);
+		return -1;
+	}
+	k->release = release ? strdup(release) : NULL;
+	k->target = strdup(what);
+	(*nk)++;
+	return 0;
+}
+
+/* Every kernel of the archive @path. */
+static int check_all(const char *path, const struct rc_object *obj,
+		     struct kernel **ks, int *nk)
+{
+	struct rc_error err = { "" };
+	struct bg_archive *a = bg_archive_open(path, &err);
+	char *rels, *save = NULL, *r, what[600];
+	int ret = 0;
+
+	if (!a) {
+		fprintf(stderr, "relocore check: archive: %s\n", err.msg);
+		return -1;
+	}
+	rels = strdup(bg_archive_releases(a));
+	for (r = rels ? strtok_r(rels, " ", &save) : NULL; r && !ret;
+	     r = strtok_r(NULL, " ", &save)) {
+		struct btf *btf = bg_archive_get(a, r, &err);
+		struct rc_target *t = NULL;
+
+		if (btf && rc_btf_validate(btf, path, &err)) {
+			btf__free(btf);
+			btf = NULL;
+		}
+		if (btf && !(t = rc_target_adopt(btf)))
+			btf__free(btf);
+		if (!t) {
+			fprintf(stderr, "relocore check: archive %s[%s]: %s\n", path, r,
+				err.msg[0] ? err.msg : "out of memory");
+			ret = -1;
+			break;
+		}
+		snprintf(what, sizeof(what), "%s[%s]", path, r);
+		ret = add_kernel(ks, nk, obj, t, r, what);
+		rc_target_free(t);
+	}
+	if (!rels)
+		ret = -1;
+	free(rels);
+	bg_archive_free(a);
+	return ret;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		TARGET_LONGOPTS,
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct target_opts t = { 0 };
+	struct rc_error err = { "" };
+	struct kernel *ks = NULL;
+	struct rc_object *obj;
+	bool json = false, all = false, ok = true;
+	int c, r, nk = 0, i, ret = 2;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		r = target_opt(&t, c, optarg);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		switch (c) {
+		case 'a': all = true; break;
+		case 'j': json = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "relocore check: expected exactly one object file\n");
+		usage(stderr);
+		return 2;
+	}
+	if (all && (!t.archive || t.release || t.btf)) {
+		fprintf(stderr, "relocore check: --all takes --archive, without --release or --btf\n");
+		return 2;
+	}
+	obj = rc_object_open(argv[optind], &err);
+	if (!obj) {
+		fprintf(stderr, "relocore check: %s\n", err.msg);
+		return 2;
+	}
+	if (all) {
+		if (check_all(t.archive, obj, &ks, &nk))
+			goto out;
+	} else {
+		struct rc_target *tg = target_open(&t);
+		const char *rel = t.archive && !t.btf ?
+				  (t.release ? t.release : t.release_buf) : NULL;
+
+		if (!tg)
+			goto out;
+		r = add_kernel(&ks, &nk, obj, tg, rel, t.what);
+		rc_target_free(tg);
+		if (r)
+			goto out;
+	}
+	for (i = 0; i < nk; i++) {
+		ok &= rc_check_ok(ks[i].res);
+		if (!json)
+			print_text(rc_object_name(obj), &ks[i]);
+	}
+	if (json)
+		print_json(rc_object_name(obj), ks, nk);
+	ret = ok ? 0 : 1;
+out:
+	for (i = 0; i < nk; i++) {
+		free(ks[i].release);
+		free(ks[i].target);
+		rc_check_free(ks[i].res);
+	}
+	free(ks);
+	rc_object_free(obj);
+	return ret;
+}
