@@ -70,6 +70,8 @@ static void print_text(const char *obj, const struct kernel *k)
 	}
 	if (!k->res->nr_progs)
 		printf("  (no programs)\n");
+	for (i = 0; i < k->res->nr_undecided; i++)
+		printf("  not decided: %s\n", k->res->undecided[i]);
 }
 
 static void print_json(const char *obj, const struct kernel *ks, int nk)
@@ -240,8 +242,13 @@ int cmd_check(int argc, char **argv)
 		if (!json)
 			print_text(rc_object_name(obj), &ks[i]);
 	}
-	if (json)
+	if (json) {
 		print_json(rc_object_name(obj), ks, nk);
+		for (i = 0; i < nk; i++)
+			for (r = 0; r < ks[i].res->nr_undecided; r++)
+				fprintf(stderr, "relocore check: %s: not decided: %s\n",
+					ks[i].target, ks[i].res->undecided[r]);
+	}
 	ret = ok ? 0 : 1;
 out:
 	for (i = 0; i < nk; i++) {

@@ -76,6 +76,7 @@ struct ctx {
 	struct work { size_t sec, idx; } *wl;
 	size_t nwl, capwl;
 	struct rc_check_prog *prog;	/* being checked */
+	bool no_funcs;			/* target has no FUNC: attach undecided */
 };
 
 static const char *const kind_names[] = {
@@ -504,7 +505,7 @@ static int relo_problem(struct ctx *c, size_t sec, size_t idx,
 
 	rc_spec_format(&r->d.local, acc, sizeof(acc));
 	return add_problem(c->prog, RC_CHECK_RELOCATION, false, (int)idx,
-			   "section %s insn #%zu: %s %s: %s; reachable from the entry, so the verifier rejects it",
+			   "section %s insn #%zu %s %s: %s; poisoned and reachable from the entry, so the verifier rejects it",
 			   c->secs[sec].name, idx, rc_relo_kind_str(r->relo.kind),
 			   acc[0] ? acc : r->access, r->d.reason);
 }
@@ -512,9 +513,8 @@ static int relo_problem(struct ctx *c, size_t sec, size_t idx,
 static int helper_problem(struct ctx *c, size_t sec, size_t idx, int32_t id)
 {
 	return add_problem(c->prog, RC_CHECK_HELPER, false, (int)idx,
-			   "section %s insn #%zu: helper #%d is not in this kernel's enum bpf_func_id (%s)",
-			   c->secs[sec].name, idx, id,
-			   c->nr_helpers ? "it has no such value" : "the target BTF has no enum bpf_func_id");
+			   "section %s insn #%zu: helper #%d is not in this kernel's enum bpf_func_id",
+			   c->secs[sec].name, idx, id);
 }
 
 /* Step from @sec:@idx in state @s (a copy). */
@@ -590,7 +590,7 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 				if (call_target(c, sec, idx, true, &ts, &ti) &&
 				    (ret = push_entry(c, ts, ti)))
 					return ret;
-			} else if (src == 0 && in->imm != (int32_t)POISON_IMM &&
+			} else if (src == 0 && c->helpers && in->imm != (int32_t)POISON_IMM &&
 				   (in->imm <= 0 || in->imm >= c->nr_helpers ||
 				    !c->helpers[in->imm])) {
 				ret = helper_problem(c, sec, idx, in->imm);
@@ -822,6 +822,8 @@ static int check_attach(struct ctx *c, const char *secname)
 		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
 				   "needs an attach target from user space (section '%s' names none)",
 				   secname);
+	if (c->no_funcs)
+		return 0;	/* not decided: said once for the target */
 	switch (d->how) {
 	case AT_FUNC:
 		snprintf(buf, sizeof(buf), "%s%s", d->func_prefix, tgt);
@@ -954,7 +956,7 @@ static int refused_problems(struct ctx *c, const struct rc_result *res, size_t n
 			continue;
 		rc_spec_format(&r->d.local, acc, sizeof(acc));
 		ret = add_problem(p, RC_CHECK_RELOCATION, false, -1,
-				  "section %s insn #%u: %s %s refused: %s (libbpf refuses the whole object)",
+				  "section %s insn #%u %s %s: %s (refused: libbpf refuses the whole object)",
 				  r->section, r->insn_idx, rc_relo_kind_str(r->relo.kind),
 				  acc[0] ? acc : r->access,
 				  r->patch_err[0] ? r->patch_err : r->d.reason);
@@ -965,6 +967,40 @@ static int refused_problems(struct ctx *c, const struct rc_result *res, size_t n
 }
 
 /* ---- driver ---- */
+
+static int has_func(void *ctx, uint32_t id, const struct btf_type *t)
+{
+	(void)ctx;
+	(void)id;
+	return btf_is_func(t);
+}
+
+static void note(struct rc_check *out, const char *what)
+{
+	if (out->nr_undecided < RC_CHECK_MAX_NOTES)
+		rc_fmt(out->undecided[out->nr_undecided++], sizeof(out->undecided[0]),
+		       "%s", what);
+}
+
+/* What the target's BTF cannot decide, said once per target. */
+static void undecided(struct ctx *c, struct rc_check *out)
+{
+	int i;
+
+	c->no_funcs = !c->vml || rc_btf_for_each_type(c->vml, has_func, NULL) <= 0;
+	if (c->no_funcs && c->tg->base)
+		c->no_funcs = rc_btf_for_each_type(c->tg->base, has_func, NULL) <= 0;
+	for (i = 0; c->no_funcs && i < c->tg->nr_mods; i++)
+		c->no_funcs = rc_btf_for_each_type(c->tg->mods[i].btf, has_func, NULL) <= 0;
+	if (c->no_funcs)
+		note(out, "attach points: the target BTF has no FUNC (minimized?)");
+	if (!c->helpers)
+		note(out, "helpers: the target BTF has no enum bpf_func_id (minimized?)");
+	if (!target_enum(c, "bpf_map_type"))
+		note(out, "map types: the target BTF has no enum bpf_map_type");
+	if (!target_enum(c, "bpf_prog_type"))
+		note(out, "program types: the target BTF has no enum bpf_prog_type");
+}
 
 static int add_prog(struct rc_check *out, const char *name, const char *sec)
 {
@@ -1052,6 +1088,7 @@ struct rc_check *rc_check_object(const struct rc_object *obj,
 		if (!c.st[i] || !c.secs[i].res)
 			goto fail;
 	}
+	undecided(&c, out);
 	for (j = 0; j < nres; j++) {
 		size_t s = sec_by_name(&c, res[j].section);
 		const struct rc_result **slot;

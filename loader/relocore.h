@@ -377,9 +377,15 @@ struct rc_check_prog {
 	struct rc_check_problem *problems;
 };
 
+#define RC_CHECK_MAX_NOTES 4
+
 struct rc_check {
 	int nr_progs;
 	struct rc_check_prog *progs;
+	/* What this target's BTF cannot decide (a minimized BTF has no
+	 * enum bpf_func_id, no FUNCs): said, not guessed, not a problem. */
+	int nr_undecided;
+	char undecided[RC_CHECK_MAX_NOTES][200];
 };
 
 /* "relocation", "attach", "helper", "map", "program_type", "open". */

@@ -18,6 +18,19 @@
 // RUN: %relocore check %t.o --archive %t.rcba --release 2.0-new --json > %t.one.json; test $? -eq 1
 // RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['kernels'][0]['release'], len(d['kernels']))" %t.one.json | FileCheck --check-prefix=ONE %s
 // ONE: 2.0-new 1
+// A BTF without the kernel's enums and functions (a minimized one) cannot
+// decide attach points or helpers: said, not counted as problems.
+// RUN: echo 'struct task_struct { int pid; } t;' > %t.min.c
+// RUN: %clang_bpf -c %t.min.c -o %t.min.o
+// RUN: %relocore check %t.o --btf %t.min.o > %t.min.txt; echo rc=$? >> %t.min.txt
+// RUN: FileCheck --check-prefix=MIN %s < %t.min.txt
+// MIN-DAG: ok   fe_missing (fentry/no_such_function)
+// MIN-DAG: ok   future_helper (kprobe/do_unlinkat)
+// MIN-DAG: FAIL fe_none (fentry)
+// MIN-DAG: FAIL unknown_sec (nosuchtype/x)
+// MIN-DAG: not decided: attach points: the target BTF has no FUNC (minimized?)
+// MIN-DAG: not decided: helpers: the target BTF has no enum bpf_func_id (minimized?)
+// MIN: rc=1
 #include "common.h"
 
 // CHECK-DAG: ok   fe_ok (fentry/do_unlinkat)

@@ -31,7 +31,7 @@ SEC("kprobe/do_unlinkat") int guarded(void *ctx)
 }
 
 // CHECK-DAG: FAIL unguarded (kprobe/do_unlinkat)
-// CHECK-DAG: relocation: section kprobe/do_unlinkat insn #{{[0-9]+}}: byte_off task_struct.newfield: {{.*}}reachable from the entry
+// CHECK-DAG: relocation: section kprobe/do_unlinkat insn #{{[0-9]+}} byte_off task_struct.newfield: {{.*}}poisoned and reachable from the entry
 // NEW-DAG: ok   unguarded (kprobe/do_unlinkat)
 SEC("kprobe/do_unlinkat") int unguarded(void *ctx)
 {
@@ -57,7 +57,7 @@ static __attribute__((noinline)) int read_new(struct task_struct *t)
 }
 
 // CHECK-DAG: FAIL via_sub (kprobe/vfs_read)
-// CHECK-DAG: relocation: section .text insn #{{[0-9]+}}: byte_off task_struct.newfield
+// CHECK-DAG: relocation: section .text insn #{{[0-9]+}} byte_off task_struct.newfield
 // NEW-DAG: ok   via_sub (kprobe/vfs_read)
 SEC("kprobe/vfs_read") int via_sub(void *ctx)
 {
