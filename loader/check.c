@@ -791,6 +791,58 @@ static int check_tracepoint(struct ctx *c, const char *tgt)
 			   tgt, name, name);
 }
 
+/*
+ * A kprobe on a syscall wrapper, __<arch>_sys_NAME: SYSCALL_DEFINE makes
+ * the wrapper with __se_sys_NAME/__do_sys_NAME, and BTF often holds only
+ * those (pahole skips the wrapper).  1: decided ok, 0: not a syscall
+ * wrapper, or a problem added.
+ */
+static const char *const sys_archs[] = {
+	"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__s390x_sys_", "__riscv_sys_",
+};
+
+static int kprobe_syscall(struct ctx *c, const char *secname, const char *fn,
+			  bool *decided)
+{
+	const char *arch = NULL, *name = NULL, *other = NULL;
+	char buf[300];
+	size_t i;
+
+	*decided = false;
+	for (i = 0; i < sizeof(sys_archs) / sizeof(*sys_archs); i++) {
+		size_t n = strlen(sys_archs[i]);
+
+		if (!strncmp(fn, sys_archs[i], n)) {
+			arch = sys_archs[i];
+			name = fn + n;
+		}
+	}
+	if (!arch || !*name)
+		return 0;
+	*decided = true;
+	/* the kernel's own wrapper prefix, as libbpf finds it: __<arch>_sys_bpf */
+	snprintf(buf, sizeof(buf), "%sbpf", arch);
+	if (!target_has(c, buf, BTF_KIND_FUNC, NULL))
+		for (i = 0; i < sizeof(sys_archs) / sizeof(*sys_archs); i++) {
+			snprintf(buf, sizeof(buf), "%sbpf", sys_archs[i]);
+			if (target_has(c, buf, BTF_KIND_FUNC, NULL))
+				other = sys_archs[i];
+		}
+	if (other)
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "%s: this kernel's syscall wrappers are %s*, not %s*",
+				   secname, other, arch);
+	snprintf(buf, sizeof(buf), "__se_sys_%s", name);
+	if (target_has(c, fn, BTF_KIND_FUNC, NULL) || target_has(c, buf, BTF_KIND_FUNC, NULL))
+		return 0;
+	snprintf(buf, sizeof(buf), "__do_sys_%s", name);
+	if (target_has(c, buf, BTF_KIND_FUNC, NULL))
+		return 0;
+	return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+			   "%s: no syscall '%s' in the target BTF (%s, __se_sys_%s, __do_sys_%s)",
+			   secname, name, fn, name, name);
+}
+
 static int check_attach(struct ctx *c, const char *secname)
 {
 	const char *tgt, *mod;
@@ -837,6 +889,13 @@ static int check_attach(struct ctx *c, const char *secname)
 		snprintf(buf, sizeof(buf), "%.*s", (int)n, tgt);
 		if (target_has(c, buf, BTF_KIND_FUNC, &mod))
 			return 0;
+		{
+			bool decided;
+			int r = kprobe_syscall(c, secname, buf, &decided);
+
+			if (decided)
+				return r;
+		}
 		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
 				   "%s: function '%s' not in BTF: may be inlined or static (kprobe needs it in kallsyms)",
 				   secname, buf);

@@ -12,7 +12,7 @@
 // RUN: %relocore archive create -o %t.rcba 1.0-old=%t.old.o 2.0-new=%t.new.o
 // RUN: %relocore check %t.o --archive %t.rcba --all --json > %t.json; echo rc=$? > %t.rc
 // RUN: grep -qx rc=1 %t.rc
-// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k={x['release']: x for x in d['kernels']}; assert sorted(k) == ['1.0-old','2.0-new'], k; p={x['name']: x for x in k['2.0-new']['programs']}; assert sorted(n for n in p if not p[n]['ok']) == ['fe_missing','fe_none','kp_missing','tp_missing','tpbtf_missing','unknown_sec'], p; q={x['name']: x for x in k['1.0-old']['programs']}; assert [x['kind'] for x in q['lsm_open']['problems']] == ['program_type'] and [x['kind'] for x in q['future_helper']['problems']] == ['helper'] and q['fe_none']['problems'][0]['detail'].startswith('needs '); print('fleet ok')" %t.json | FileCheck --check-prefix=FLEET %s
+// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k={x['release']: x for x in d['kernels']}; assert sorted(k) == ['1.0-old','2.0-new'], k; p={x['name']: x for x in k['2.0-new']['programs']}; assert sorted(n for n in p if not p[n]['ok']) == ['fe_missing','fe_none','kp_arm','kp_missing','kp_nosys','tp_missing','tpbtf_missing','unknown_sec'], p; q={x['name']: x for x in k['1.0-old']['programs']}; assert [x['kind'] for x in q['lsm_open']['problems']] == ['program_type'] and [x['kind'] for x in q['future_helper']['problems']] == ['helper'] and q['fe_none']['problems'][0]['detail'].startswith('needs '); print('fleet ok')" %t.json | FileCheck --check-prefix=FLEET %s
 // FLEET: fleet ok
 // One release of the archive:
 // RUN: %relocore check %t.o --archive %t.rcba --release 2.0-new --json > %t.one.json; test $? -eq 1
@@ -47,6 +47,16 @@ SEC("kprobe/vfs_read+4") int kp_off(void *ctx) { return 0; }
 // CHECK-DAG: FAIL kp_missing (kprobe/inlined_thing)
 // CHECK-DAG: attach: kprobe/inlined_thing: function 'inlined_thing' not in BTF: may be inlined or static
 SEC("kprobe/inlined_thing") int kp_missing(void *ctx) { return 0; }
+// Syscall wrappers: BTF may hold only __do_sys_NAME; the kernel's wrapper
+// prefix is the one of its __<arch>_sys_bpf.
+// CHECK-DAG: ok   kp_getpid (kprobe/__x64_sys_getpid)
+SEC("kprobe/__x64_sys_getpid") int kp_getpid(void *ctx) { return 0; }
+// CHECK-DAG: FAIL kp_arm (kprobe/__arm64_sys_getpid)
+// CHECK-DAG: attach: kprobe/__arm64_sys_getpid: this kernel's syscall wrappers are __x64_sys_*, not __arm64_sys_*
+SEC("kprobe/__arm64_sys_getpid") int kp_arm(void *ctx) { return 0; }
+// CHECK-DAG: FAIL kp_nosys (kretprobe/__x64_sys_nosuch)
+// CHECK-DAG: attach: kretprobe/__x64_sys_nosuch: no syscall 'nosuch' in the target BTF
+SEC("kretprobe/__x64_sys_nosuch") int kp_nosys(void *ctx) { return 0; }
 // CHECK-DAG: ok   tp_sys (tracepoint/syscalls/sys_enter_openat)
 SEC("tracepoint/syscalls/sys_enter_openat") int tp_sys(void *ctx) { return 0; }
 // CHECK-DAG: ok   tp_sched (tracepoint/sched/sched_switch)

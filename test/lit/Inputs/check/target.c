@@ -69,4 +69,7 @@ btf_trace_sched_switch tp_sched_switch;
 SEC("text") int do_unlinkat(int dfd) { return dfd; }
 SEC("text") int vfs_read(int fd) { return fd; }
 SEC("text") int __x64_sys_openat(int fd) { return fd; }
+SEC("text") int __x64_sys_bpf(int fd) { return fd; }
+/* SYSCALL_DEFINE0(getpid): BTF has __do_sys_getpid, not the wrapper */
+SEC("text") int __do_sys_getpid(int fd) { return fd; }
 SEC("text") int bpf_lsm_file_open(int f) { return f; }
