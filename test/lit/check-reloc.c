@@ -75,6 +75,33 @@ SEC("kprobe/vfs_read") int sub_guarded(void *ctx)
 	return read_new(t);
 }
 
+// Guarded by a value only known at run time: both edges are taken.
+// CHECK-DAG: FAIL runtime_guard (kprobe/vfs_read)
+// CHECK-DAG: relocation: section kprobe/vfs_read insn #{{[0-9]+}} byte_off task_struct.newfield
+// NEW-DAG: ok   runtime_guard (kprobe/vfs_read)
+SEC("kprobe/vfs_read") int runtime_guard(void *ctx)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+
+	if (bpf_get_prandom_u32() & 1)
+		return BPF_CORE_READ(t, newfield);
+	return 0;
+}
+
+// A constant computed from the relocated size (arithmetic on it) decides
+// the branch: the 4-byte pid makes "size * 2 > 100" false.
+// CHECK-DAG: ok   size_guard (kprobe/vfs_read)
+SEC("kprobe/vfs_read") int size_guard(void *ctx)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	unsigned long sz = bpf_core_field_size(t->pid);
+
+	asm volatile("" : "+r"(sz));	/* keep the arithmetic in BPF */
+	if (sz * 2 > 100)
+		return BPF_CORE_READ(t, newfield);
+	return 0;
+}
+
 // CHECK: rc=1
 // NEW: rc=0
 char LICENSE[] SEC("license") = "GPL";

@@ -16,6 +16,7 @@ struct task_struct task;
 enum bpf_func_id {
 	BPF_FUNC_unspec = 0,
 	BPF_FUNC_map_lookup_elem = 1,
+	BPF_FUNC_get_prandom_u32 = 7,
 	BPF_FUNC_get_current_task = 35,
 	BPF_FUNC_probe_read_kernel = 113,
 #ifdef NEW
