@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "btfgen.h"
 #include "cli.h"
@@ -136,23 +137,38 @@ static int add_kernel(struct kernel **ks, int *nk, const struct rc_object *obj,
 	return 0;
 }
 
-/* Every kernel of the archive @path. */
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Every kernel of the archive @path; one progress line per kernel on
+ * stderr, with what the target and the check took. */
 static int check_all(const char *path, const struct rc_object *obj,
 		     struct kernel **ks, int *nk)
 {
 	struct rc_error err = { "" };
+	double t0 = now_ms(), t1, t2;
 	struct bg_archive *a = bg_archive_open(path, &err);
 	char *rels, *save = NULL, *r, what[600];
-	int ret = 0;
+	int ret = 0, n = 0;
 
 	if (!a) {
 		fprintf(stderr, "relocore check: archive: %s\n", err.msg);
 		return -1;
 	}
 	rels = strdup(bg_archive_releases(a));
+	fprintf(stderr, "relocore check: %s opened in %.0f ms\n", path, now_ms() - t0);
+	t0 = now_ms();
 	for (r = rels ? strtok_r(rels, " ", &save) : NULL; r && !ret;
 	     r = strtok_r(NULL, " ", &save)) {
-		struct btf *btf = bg_archive_get(a, r, &err);
+		struct btf *btf;
+
+		t1 = now_ms();
+		btf = bg_archive_get(a, r, &err);
 		struct rc_target *t = NULL;
 
 		if (btf && rc_btf_validate(btf, path, &err)) {
@@ -168,9 +184,16 @@ static int check_all(const char *path, const struct rc_object *obj,
 			break;
 		}
 		snprintf(what, sizeof(what), "%s[%s]", path, r);
+		t2 = now_ms();
 		ret = add_kernel(ks, nk, obj, t, r, what);
 		rc_target_free(t);
+		n++;
+		fprintf(stderr, "relocore check: %s: %.1f ms (target %.1f ms, check %.1f ms)\n",
+			r, now_ms() - t1, t2 - t1, now_ms() - t2);
 	}
+	if (n)
+		fprintf(stderr, "relocore check: %d kernel(s) in %.0f ms, %.1f ms per kernel once the archive is open\n",
+			n, now_ms() - t0, (now_ms() - t0) / n);
 	if (!rels)
 		ret = -1;
 	free(rels);
@@ -241,6 +264,22 @@ int cmd_check(int argc, char **argv)
 		ok &= rc_check_ok(ks[i].res);
 		if (!json)
 			print_text(rc_object_name(obj), &ks[i]);
+	}
+	if (!json && nk > 1) {
+		/* the fleet view: one row per kernel */
+		printf("%-36s %-8s %s\n", "release", "ok", "failing programs");
+		for (i = 0; i < nk; i++) {
+			int j, good = 0, tot = ks[i].res->nr_progs;
+
+			for (j = 0; j < tot; j++)
+				good += ks[i].res->progs[j].ok;
+			printf("%-36s %3d/%-4d", ks[i].release ? ks[i].release : ks[i].target,
+			       good, tot);
+			for (j = 0; j < tot; j++)
+				if (!ks[i].res->progs[j].ok)
+					printf(" %s", ks[i].res->progs[j].name);
+			printf("\n");
+		}
 	}
 	if (json) {
 		print_json(rc_object_name(obj), ks, nk);
