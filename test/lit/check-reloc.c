@@ -102,6 +102,36 @@ SEC("kprobe/vfs_read") int size_guard(void *ctx)
 	return 0;
 }
 
+// A callback taken by address (bpf_loop) is walked too.
+static long cb(unsigned int i, void *ctx)
+{
+	struct task_struct *t = ctx;
+
+	return BPF_CORE_READ(t, newfield) & 1;
+}
+// CHECK-DAG: FAIL callback (kprobe/vfs_read)
+// CHECK-DAG: relocation: section .text insn #{{[0-9]+}} byte_off task_struct.newfield
+// NEW-DAG: ok   callback (kprobe/vfs_read)
+SEC("kprobe/vfs_read") int callback(void *ctx)
+{
+	return bpf_loop(4, cb, (void *)bpf_get_current_task(), 0);
+}
+
+// A loop (a back edge): the walk reaches a fixed point, and the access
+// after the loop is reached.
+// CHECK-DAG: FAIL after_loop (kprobe/vfs_read)
+// NEW-DAG: ok   after_loop (kprobe/vfs_read)
+SEC("kprobe/vfs_read") int after_loop(void *ctx)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	unsigned int i, n = bpf_get_prandom_u32() & 7, s = 0;
+
+#pragma clang loop unroll(disable)
+	for (i = 0; i < n; i++)
+		s += i;
+	return s + BPF_CORE_READ(t, newfield);
+}
+
 // CHECK: rc=1
 // NEW: rc=0
 char LICENSE[] SEC("license") = "GPL";

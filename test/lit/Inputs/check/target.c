@@ -19,6 +19,7 @@ enum bpf_func_id {
 	BPF_FUNC_get_prandom_u32 = 7,
 	BPF_FUNC_get_current_task = 35,
 	BPF_FUNC_probe_read_kernel = 113,
+	BPF_FUNC_loop = 181,
 #ifdef NEW
 	BPF_FUNC_future = 200,
 #endif
