@@ -590,7 +590,8 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 				if (call_target(c, sec, idx, true, &ts, &ti) &&
 				    (ret = push_entry(c, ts, ti)))
 					return ret;
-			} else if (src == 0 && c->helpers && in->imm != (int32_t)POISON_IMM &&
+			} else if (src == 0 && c->helpers && !rel_at(c, S, idx) &&
+				   in->imm != (int32_t)POISON_IMM &&
 				   (in->imm <= 0 || in->imm >= c->nr_helpers ||
 				    !c->helpers[in->imm])) {
 				ret = helper_problem(c, sec, idx, in->imm);
@@ -1059,6 +1060,17 @@ static void undecided(struct ctx *c, struct rc_check *out)
 		note(out, "map types: the target BTF has no enum bpf_map_type");
 	if (!target_enum(c, "bpf_prog_type"))
 		note(out, "program types: the target BTF has no enum bpf_prog_type");
+	for (i = 0; i < (int)c->nsyms; i++)
+		if (!c->syms[i].shndx && c->syms[i].name[0] &&
+		    c->syms[i].bind != STB_LOCAL) {
+			char buf[200];
+
+			rc_fmt(buf, sizeof(buf),
+			       "externs (kfuncs, __ksym, .kconfig; first: %s): not checked",
+			       c->syms[i].name);
+			note(out, buf);
+			break;
+		}
 }
 
 static int add_prog(struct rc_check *out, const char *name, const char *sec)
