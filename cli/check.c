@@ -42,6 +42,11 @@ static void usage(FILE *f)
 "Options:\n"
 TARGET_HELP
 "  --all            every kernel of the --archive (one row per release)\n"
+"  --kernel-release REL  the target's `uname -r`, for the .kconfig externs\n"
+"                   (LINUX_KERNEL_VERSION ...): they are baked with the\n"
+"                   target's values and prune branches as on the target\n"
+"                   (default with --archive: the release taken from it)\n"
+"  --kconfig FILE   the target's kernel config, for CONFIG_* externs\n"
 "  --json           {\"object\",\"kernels\":[{\"release\",\"target\",\"programs\":\n"
 "                   [{\"name\",\"section\",\"ok\",\"problems\":[{\"kind\",\"detail\"}]}]}]}\n"
 "  -h, --help       this text\n"
@@ -116,8 +121,9 @@ static void print_json(const char *obj, const struct kernel *ks, int nk)
 
 static int add_kernel(struct kernel **ks, int *nk, const struct rc_object *obj,
 		      const struct rc_target *t, const char *release,
-		      const char *what)
+		      const char *what, const struct rc_kconfig *kc0)
 {
+	struct rc_kconfig kc = kc0 ? *kc0 : (struct rc_kconfig){ 0 };
 	struct rc_error err = { "" };
 	struct kernel *k = realloc(*ks, sizeof(**ks) * (*nk + 1));
 
@@ -126,7 +132,9 @@ static int add_kernel(struct kernel **ks, int *nk, const struct rc_object *obj,
 	*ks = k;
 	k += *nk;
 	memset(k, 0, sizeof(*k));
-	k->res = rc_check_object(obj, t, &err);
+	if (!kc.release)
+		kc.release = release;
+	k->res = rc_check_object(obj, t, &kc, &err);
 	if (!k->res) {
 		fprintf(stderr, "relocore check: %s\n", err.msg);
 		return -1;
@@ -185,7 +193,7 @@ static int check_all(const char *path, const struct rc_object *obj,
 		}
 		snprintf(what, sizeof(what), "%s[%s]", path, r);
 		t2 = now_ms();
-		ret = add_kernel(ks, nk, obj, t, r, what);
+		ret = add_kernel(ks, nk, obj, t, r, what, NULL);
 		rc_target_free(t);
 		n++;
 		fprintf(stderr, "relocore check: %s: %.1f ms (target %.1f ms, check %.1f ms)\n",
@@ -206,11 +214,16 @@ int cmd_check(int argc, char **argv)
 	static const struct option lo[] = {
 		TARGET_LONGOPTS,
 		{ "all", no_argument, NULL, 'a' },
+		{ "kernel-release", required_argument, NULL, 'K' },
+		{ "kconfig", required_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct target_opts t = { 0 };
+	struct rc_kconfig kc = { 0 };
+	const char *kconfig = NULL;
+	char *text = NULL;
 	struct rc_error err = { "" };
 	struct kernel *ks = NULL;
 	struct rc_object *obj;
@@ -226,6 +239,8 @@ int cmd_check(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'a': all = true; break;
+		case 'K': kc.release = optarg; break;
+		case 'k': kconfig = optarg; break;
 		case 'j': json = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -236,13 +251,19 @@ int cmd_check(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (all && (!t.archive || t.release || t.btf)) {
-		fprintf(stderr, "relocore check: --all takes --archive, without --release or --btf\n");
+	if (all && (!t.archive || t.release || t.btf || kc.release || kconfig)) {
+		fprintf(stderr, "relocore check: --all takes --archive, without --release, --btf, --kernel-release or --kconfig\n");
 		return 2;
 	}
+	if (kconfig && rc_kconfig_read(kconfig, &text, &kc.config_len, &err)) {
+		fprintf(stderr, "relocore check: --kconfig %s\n", err.msg);
+		return 2;
+	}
+	kc.config = text;
 	obj = rc_object_open(argv[optind], &err);
 	if (!obj) {
 		fprintf(stderr, "relocore check: %s\n", err.msg);
+		free(text);
 		return 2;
 	}
 	if (all) {
@@ -255,7 +276,7 @@ int cmd_check(int argc, char **argv)
 
 		if (!tg)
 			goto out;
-		r = add_kernel(&ks, &nk, obj, tg, rel, t.what);
+		r = add_kernel(&ks, &nk, obj, tg, rel, t.what, &kc);
 		rc_target_free(tg);
 		if (r)
 			goto out;
@@ -296,6 +317,7 @@ out:
 		rc_check_free(ks[i].res);
 	}
 	free(ks);
+	free(text);
 	rc_object_free(obj);
 	return ret;
 }

@@ -42,6 +42,10 @@
 struct sec {
 	const char *name;
 	bool exec;
+	bool konst;			/* read-only data whose bytes are the values
+					 * the kernel sees (.rodata.kconfig, baked) */
+	const unsigned char *data;	/* PROGBITS bytes */
+	size_t data_size;
 	size_t off, size;		/* instructions: file offset, bytes */
 	const struct bpf_insn *insns;	/* original (unrelocated) */
 	size_t n;
@@ -72,7 +76,14 @@ struct ctx {
 	int64_t nr_helpers;
 	const char *helper_enum_what;
 	/* walk state */
-	struct rstate { bool seen; uint16_t known; uint64_t v[NREGS]; } **st;
+	/* per register: a known scalar, or (ptr[r] != 0) a known offset
+	 * into the constant section ptr[r] */
+	struct rstate {
+		bool seen;
+		uint16_t known;
+		uint64_t v[NREGS];
+		uint16_t ptr[NREGS];
+	} **st;
 	struct work { size_t sec, idx; } *wl;
 	size_t nwl, capwl;
 	struct rc_check_prog *prog;	/* being checked */
@@ -250,6 +261,12 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 		s->name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!s->name)
 			s->name = "";
+		if (sh.sh_type == SHT_PROGBITS) {
+			s->data = buf + sh.sh_offset;
+			s->data_size = sh.sh_size;
+			s->konst = !strcmp(s->name, ".rodata.kconfig") &&
+				   !(sh.sh_flags & SHF_WRITE);
+		}
 		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR)) {
 			s->exec = true;
 			s->off = sh.sh_offset;
@@ -353,7 +370,8 @@ static int push(struct ctx *c, size_t sec, size_t idx, const struct rstate *in)
 		old = s->known;
 		for (r = 0; r < NREGS; r++)
 			if ((s->known & (1u << r)) &&
-			    (!(in->known & (1u << r)) || in->v[r] != s->v[r]))
+			    (!(in->known & (1u << r)) || in->v[r] != s->v[r] ||
+			     in->ptr[r] != s->ptr[r]))
 				s->known &= ~(1u << r);
 		if (s->known == old)
 			return 0;
@@ -378,9 +396,10 @@ static int push_entry(struct ctx *c, size_t sec, size_t idx)
 	return push(c, sec, idx, &none);
 }
 
+/* A known scalar (not a pointer). */
 static bool known(const struct rstate *s, int r)
 {
-	return r < NREGS && (s->known & (1u << r));
+	return r < NREGS && (s->known & (1u << r)) && !s->ptr[r];
 }
 
 static void set(struct rstate *s, int r, uint64_t v)
@@ -389,6 +408,21 @@ static void set(struct rstate *s, int r, uint64_t v)
 		return;
 	s->known |= 1u << r;
 	s->v[r] = v;
+	s->ptr[r] = 0;
+}
+
+static void set_ptr(struct rstate *s, int r, uint16_t sec, uint64_t off)
+{
+	if (r >= NREGS)
+		return;
+	s->known |= 1u << r;
+	s->v[r] = off;
+	s->ptr[r] = sec;
+}
+
+static bool is_ptr(const struct rstate *s, int r)
+{
+	return r < NREGS && (s->known & (1u << r)) && s->ptr[r];
 }
 
 static void unset(struct rstate *s, int r)
@@ -542,6 +576,13 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 				ret = push_entry(c, ts, ti);	/* a callback */
 				if (ret)
 					return ret;
+			} else if (sym && !src && sym->shndx < c->nsecs &&
+				   sym->shndx <= UINT16_MAX &&
+				   c->secs[sym->shndx].konst) {
+				/* address in a frozen map: libbpf adds the
+				 * symbol's offset to the immediate */
+				set_ptr(&s, dst, sym->shndx,
+					sym->value + (uint32_t)in->imm);
 			} else if (!sym && !src) {
 				v = r && r->d.outcome == RC_OK ? r->d.new_val :
 				    ((uint64_t)(uint32_t)in[1].imm << 32) | (uint32_t)in->imm;
@@ -551,9 +592,25 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 		}
 		clobber_call(&s);	/* ld_abs/ld_ind: r0 result, r1-r5 clobbered */
 		return push(c, sec, idx + 1, &s);
-	case BPF_LDX:
-		unset(&s, dst);
+	case BPF_LDX: {
+		static const int sizes[] = { [BPF_W >> 3] = 4, [BPF_H >> 3] = 2,
+					     [BPF_B >> 3] = 1, [BPF_DW >> 3] = 8 };
+		int sz = sizes[BPF_SIZE(in->code) >> 3];
+		const struct sec *d = is_ptr(&s, src) ? &c->secs[s.ptr[src]] : NULL;
+		int64_t off = d ? (int64_t)s.v[src] + in->off : -1;
+
+		/* a load from a frozen read-only map: its value is known */
+		if (d && BPF_MODE(in->code) == BPF_MEM && off >= 0 &&
+		    (uint64_t)off + sz <= d->data_size) {
+			uint64_t val = 0;
+
+			memcpy(&val, d->data + off, sz);	/* little-endian */
+			set(&s, dst, val);
+		} else {
+			unset(&s, dst);
+		}
 		return push(c, sec, idx + 1, &s);
+	}
 	case BPF_ST:
 		return push(c, sec, idx + 1, &s);
 	case BPF_STX:
@@ -570,7 +627,14 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 			     (is64 ? (uint64_t)(int64_t)imm_of(in, r) : (uint32_t)imm_of(in, r)) :
 			     (known(&s, src) ? s.v[src] : 0);
 
-		if (op == BPF_MOV && !in->off && have_b)
+		if (op == BPF_MOV && !in->off && is64 && BPF_SRC(in->code) == BPF_X &&
+		    is_ptr(&s, src))
+			set_ptr(&s, dst, s.ptr[src], s.v[src]);
+		else if (is64 && (op == BPF_ADD || op == BPF_SUB) && is_ptr(&s, dst) &&
+			 have_b)
+			set_ptr(&s, dst, s.ptr[dst],
+				op == BPF_ADD ? s.v[dst] + b : s.v[dst] - b);
+		else if (op == BPF_MOV && !in->off && have_b)
 			set(&s, dst, is64 ? b : (uint32_t)b);
 		else if (op != BPF_MOV && op != BPF_END && !in->off && have_b &&
 			 known(&s, dst) && alu(op, s.v[dst], b, is64, &v))
@@ -1121,26 +1185,42 @@ static int check_one(struct ctx *c, struct rc_check *out, size_t sec,
 
 struct rc_check *rc_check_object(const struct rc_object *obj,
 				 const struct rc_target *target,
+				 const struct rc_kconfig *kc,
 				 struct rc_error *err)
 {
-	struct ctx c = { .obj = obj, .lbtf = rc_object_btf(obj), .tg = target,
-			 .vml = rc_target_vmlinux(target) };
+	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_vmlinux(target) };
 	struct rc_check *out = calloc(1, sizeof(*out));
 	const struct rc_result *res = NULL;
 	struct rc_error rerr = { "" };
-	struct rc_object *copy = NULL;
+	struct rc_object *copy = NULL, *baked = NULL;
 	size_t size, nres = 0, i, j;
-	const unsigned char *bytes = rc_object_bytes(obj, &size);
-	int ret = -ENOMEM;
+	const unsigned char *bytes;
+	int ret = -ENOMEM, nbaked = 0;
 
 	if (!out)
 		goto fail;
+	/* .kconfig externs with the target's values: loads of them become
+	 * loads from a frozen map, whose values prune branches */
+	if (kc && (kc->release || kc->config)) {
+		baked = rc_object_bake_kconfig(obj, kc, target, &nbaked, &rerr);
+		if (baked) {
+			c.obj = baked;
+		} else {
+			char buf[200];
+
+			rc_fmt(buf, sizeof(buf), ".kconfig values: not baked: %s", rerr.msg);
+			note(out, buf);
+		}
+		rerr.msg[0] = 0;
+	}
+	c.lbtf = rc_object_btf(c.obj);
+	bytes = rc_object_bytes(c.obj, &size);
 	elf_version(EV_CURRENT);
 	ret = read_elf(&c, err);
 	if (ret)
 		goto fail;
 	/* the engine's decisions, on a copy: @obj stays as it was */
-	copy = rc_object_open_mem(bytes, size, rc_object_name(obj), err);
+	copy = rc_object_open_mem(bytes, size, rc_object_name(c.obj), err);
 	if (!copy) {
 		ret = -EINVAL;
 		goto fail;
@@ -1192,6 +1272,7 @@ struct rc_check *rc_check_object(const struct rc_object *obj,
 	}
 	ctx_free(&c);
 	rc_object_free(copy);
+	rc_object_free(baked);
 	return out;
 fail:
 	if (!err->msg[0])
@@ -1199,6 +1280,7 @@ fail:
 		       rc_object_name(obj), strerror(-ret));
 	ctx_free(&c);
 	rc_object_free(copy);
+	rc_object_free(baked);
 	rc_check_free(out);
 	return NULL;
 }

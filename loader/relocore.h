@@ -396,11 +396,15 @@ const char *rc_check_kind_str(enum rc_check_kind kind);
  * on a private copy) against @target.  A poisoned relocation counts only
  * when it is reachable from the program's entry, known constants (the
  * relocated values among them) deciding conditional jumps as the
- * verifier's dead-code pruning does.  Not decided: verifier complexity,
- * stack depth, helper argument types.  NULL with @err on failure.
+ * verifier's dead-code pruning does.  With @kc (a release and/or a
+ * config), the .kconfig externs are baked with the target's values
+ * (rc_object_bake_kconfig) and loads of them are known constants too.
+ * Not decided: verifier complexity, stack depth, helper argument types.
+ * NULL with @err on failure.
  */
 struct rc_check *rc_check_object(const struct rc_object *obj,
 				 const struct rc_target *target,
+				 const struct rc_kconfig *kc,
 				 struct rc_error *err);
 /* Every program ok? */
 bool rc_check_ok(const struct rc_check *r);
