@@ -21,10 +21,11 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: relocore check OBJ (--btf FILE | --archive A [--release R | --all]) [--json]\n"
+"usage: relocore check OBJ|BIN [--object N|NAME] (--btf FILE | --archive A [--release R | --all]) [--json]\n"
 "\n"
 "Decide offline, per program, whether OBJ loads and attaches on the target\n"
-"kernel, and if not, why.  Problems, by kind:\n"
+"kernel, and if not, why.  BIN: a binary that embeds BPF objects (a libbpf\n"
+"skeleton's tool); --object picks one of several.  Problems, by kind:\n"
 "  relocation    a poisoned CO-RE relocation reachable from the program's\n"
 "                entry (branches pruned on known constants: relocated\n"
 "                EXISTS/enum/size values), or a refused one\n"
@@ -42,6 +43,7 @@ static void usage(FILE *f)
 "Options:\n"
 TARGET_HELP
 "  --all            every kernel of the --archive (one row per release)\n"
+"  --object N|NAME  the embedded object of BIN, by index or name\n"
 "  --kernel-release REL  the target's `uname -r`, for the .kconfig externs\n"
 "                   (LINUX_KERNEL_VERSION ...): they are baked with the\n"
 "                   target's values and prune branches as on the target\n"
@@ -216,13 +218,14 @@ int cmd_check(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "kernel-release", required_argument, NULL, 'K' },
 		{ "kconfig", required_argument, NULL, 'k' },
+		{ "object", required_argument, NULL, 'O' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct target_opts t = { 0 };
 	struct rc_kconfig kc = { 0 };
-	const char *kconfig = NULL;
+	const char *kconfig = NULL, *select = NULL;
 	char *text = NULL;
 	struct rc_error err = { "" };
 	struct kernel *ks = NULL;
@@ -241,6 +244,7 @@ int cmd_check(int argc, char **argv)
 		case 'a': all = true; break;
 		case 'K': kc.release = optarg; break;
 		case 'k': kconfig = optarg; break;
+		case 'O': select = optarg; break;
 		case 'j': json = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -260,7 +264,7 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	}
 	kc.config = text;
-	obj = rc_object_open(argv[optind], &err);
+	obj = rc_object_open_select(argv[optind], select, &err);
 	if (!obj) {
 		fprintf(stderr, "relocore check: %s\n", err.msg);
 		free(text);
