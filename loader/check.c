@@ -941,6 +941,12 @@ static int check_attach(struct ctx *c, const char *secname)
 				   secname);
 	if (c->no_funcs)
 		return 0;	/* not decided: said once for the target */
+	/* libbpf-tools' convention: a "dummy_*" target is a placeholder that
+	 * user space replaces (bpf_program__set_attach_target) */
+	if (!strncmp(tgt, "dummy", 5) && !target_has(c, tgt, BTF_KIND_FUNC, NULL))
+		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
+				   "needs an attach target from user space: '%s' (section %s) is a placeholder, not in the target BTF",
+				   tgt, secname);
 	switch (d->how) {
 	case AT_FUNC:
 		snprintf(buf, sizeof(buf), "%s%s", d->func_prefix, tgt);

@@ -12,14 +12,14 @@
 // RUN: %relocore archive create -o %t.rcba 1.0-old=%t.old.o 2.0-new=%t.new.o
 // RUN: %relocore check %t.o --archive %t.rcba --all --json > %t.json; echo rc=$? > %t.rc
 // RUN: grep -qx rc=1 %t.rc
-// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k={x['release']: x for x in d['kernels']}; assert sorted(k) == ['1.0-old','2.0-new'], k; p={x['name']: x for x in k['2.0-new']['programs']}; assert sorted(n for n in p if not p[n]['ok']) == ['fe_missing','fe_none','kp_arm','kp_missing','kp_nosys','tp_missing','tpbtf_missing','unknown_sec'], p; q={x['name']: x for x in k['1.0-old']['programs']}; assert [x['kind'] for x in q['lsm_open']['problems']] == ['program_type'] and [x['kind'] for x in q['future_helper']['problems']] == ['helper'] and q['fe_none']['problems'][0]['detail'].startswith('needs '); print('fleet ok')" %t.json | FileCheck --check-prefix=FLEET %s
+// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k={x['release']: x for x in d['kernels']}; assert sorted(k) == ['1.0-old','2.0-new'], k; p={x['name']: x for x in k['2.0-new']['programs']}; assert sorted(n for n in p if not p[n]['ok']) == ['fe_dummy','fe_missing','fe_none','kp_arm','kp_missing','kp_nosys','tp_missing','tpbtf_missing','unknown_sec'], p; q={x['name']: x for x in k['1.0-old']['programs']}; assert [x['kind'] for x in q['lsm_open']['problems']] == ['program_type'] and [x['kind'] for x in q['future_helper']['problems']] == ['helper'] and q['fe_none']['problems'][0]['detail'].startswith('needs '); print('fleet ok')" %t.json | FileCheck --check-prefix=FLEET %s
 // FLEET: fleet ok
 // RUN: %relocore check %t.o --archive %t.rcba --all > %t.fleet.txt 2> %t.fleet.err; test $? -eq 1
 // RUN: FileCheck --check-prefix=TABLE %s < %t.fleet.txt
 // RUN: FileCheck --check-prefix=PROGRESS %s < %t.fleet.err
 // TABLE: release {{ *}}ok {{ *}}failing programs
-// TABLE-NEXT: 1.0-old {{ *}}8/18 {{ *}}fe_missing fe_none {{.*}}lsm_open
-// TABLE-NEXT: 2.0-new {{ *}}10/18 {{ *}}fe_missing fe_none
+// TABLE-NEXT: 1.0-old {{ *}}8/19 {{ *}}fe_missing fe_none {{.*}}lsm_open
+// TABLE-NEXT: 2.0-new {{ *}}10/19 {{ *}}fe_missing fe_none
 // PROGRESS: relocore check: {{.*}}.rcba opened in {{[0-9]+}} ms
 // PROGRESS: relocore check: 1.0-old: {{[0-9.]+}} ms (target {{[0-9.]+}} ms, check {{[0-9.]+}} ms)
 // PROGRESS: relocore check: 2 kernel(s) in {{[0-9]+}} ms
@@ -51,6 +51,10 @@ SEC("fentry/no_such_function") int fe_missing(void *ctx) { return 0; }
 // CHECK-DAG: FAIL fe_none (fentry)
 // CHECK-DAG: attach: needs an attach target from user space
 SEC("fentry") int fe_none(void *ctx) { return 0; }
+// A libbpf-tools placeholder: user space sets the real target.
+// CHECK-DAG: FAIL fe_dummy (fentry/dummy_file_read)
+// CHECK-DAG: attach: needs an attach target from user space: 'dummy_file_read' (section fentry/dummy_file_read) is a placeholder
+SEC("fentry/dummy_file_read") int fe_dummy(void *ctx) { return 0; }
 // CHECK-DAG: ok   kp_off (kprobe/vfs_read+4)
 SEC("kprobe/vfs_read+4") int kp_off(void *ctx) { return 0; }
 // CHECK-DAG: FAIL kp_missing (kprobe/inlined_thing)
