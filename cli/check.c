@@ -21,11 +21,13 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: relocore check OBJ|BIN [--object N|NAME] (--btf FILE | --archive A [--release R | --all]) [--json]\n"
+"usage: relocore check OBJ|BIN... [--object N|NAME] (--btf FILE | --archive A [--release R | --all]) [--json]\n"
 "\n"
 "Decide offline, per program, whether OBJ loads and attaches on the target\n"
 "kernel, and if not, why.  BIN: a binary that embeds BPF objects (a libbpf\n"
-"skeleton's tool); --object picks one of several.  Problems, by kind:\n"
+"skeleton's tool); --object picks one of several.  Several OBJs share each\n"
+"target (built once per kernel); --json prints one document per object,\n"
+"one per line.  Problems, by kind:\n"
 "  relocation    a poisoned CO-RE relocation reachable from the program's\n"
 "                entry (branches pruned on known constants: relocated\n"
 "                EXISTS/enum/size values), or a refused one\n"
@@ -155,16 +157,23 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Every kernel of the archive @path; one progress line per kernel on
- * stderr, with what the target and the check took. */
-static int check_all(const char *path, const struct rc_object *obj,
-		     struct kernel **ks, int *nk)
+/* One object and its answers, a kernel each. */
+struct objrun {
+	struct rc_object *obj;
+	struct kernel *ks;
+	int nk;
+};
+
+/* Every kernel of the archive @path, each target built once for all
+ * @nobj objects; one progress line per kernel on stderr, with what the
+ * target and the checks took. */
+static int check_all(const char *path, struct objrun *objs, int nobj)
 {
 	struct rc_error err = { "" };
 	double t0 = now_ms(), t1, t2;
 	struct bg_archive *a = bg_archive_open(path, &err);
 	char *rels, *save = NULL, *r, what[600];
-	int ret = 0, n = 0;
+	int ret = 0, n = 0, o;
 
 	if (!a) {
 		fprintf(stderr, "relocore check: archive: %s\n", err.msg);
@@ -195,21 +204,25 @@ static int check_all(const char *path, const struct rc_object *obj,
 		}
 		snprintf(what, sizeof(what), "%s[%s]", path, r);
 		t2 = now_ms();
-		ret = add_kernel(ks, nk, obj, t, r, what, NULL);
+		for (o = 0; o < nobj && !ret; o++)
+			ret = add_kernel(&objs[o].ks, &objs[o].nk, objs[o].obj, t, r,
+					 what, NULL);
 		rc_target_free(t);
 		n++;
-		fprintf(stderr, "relocore check: %s: %.1f ms (target %.1f ms, check %.1f ms)\n",
-			r, now_ms() - t1, t2 - t1, now_ms() - t2);
+		fprintf(stderr, "relocore check: %s: %.1f ms (target %.1f ms, check %.1f ms for %d object(s))\n",
+			r, now_ms() - t1, t2 - t1, now_ms() - t2, nobj);
 	}
 	if (n)
-		fprintf(stderr, "relocore check: %d kernel(s) in %.0f ms, %.1f ms per kernel once the archive is open\n",
-			n, now_ms() - t0, (now_ms() - t0) / n);
+		fprintf(stderr, "relocore check: %d kernel(s) x %d object(s) in %.0f ms, %.1f ms per kernel per object once the archive is open\n",
+			n, nobj, now_ms() - t0, (now_ms() - t0) / n / nobj);
 	if (!rels)
 		ret = -1;
 	free(rels);
 	bg_archive_free(a);
 	return ret;
 }
+
+static bool print_obj(const struct objrun *or, bool json);
 
 int cmd_check(int argc, char **argv)
 {
@@ -228,10 +241,9 @@ int cmd_check(int argc, char **argv)
 	const char *kconfig = NULL, *select = NULL;
 	char *text = NULL;
 	struct rc_error err = { "" };
-	struct kernel *ks = NULL;
-	struct rc_object *obj;
+	struct objrun *objs = NULL;
 	bool json = false, all = false, ok = true;
-	int c, r, nk = 0, i, ret = 2;
+	int c, r, nobj = 0, cap = 0, o, i, ret = 2;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -250,8 +262,8 @@ int cmd_check(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "relocore check: expected exactly one object file\n");
+	if (optind >= argc) {
+		fprintf(stderr, "relocore check: expected an object file\n");
 		usage(stderr);
 		return 2;
 	}
@@ -264,14 +276,19 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	}
 	kc.config = text;
-	obj = rc_object_open_select(argv[optind], select, &err);
-	if (!obj) {
-		fprintf(stderr, "relocore check: %s\n", err.msg);
-		free(text);
-		return 2;
+	cap = argc - optind;
+	objs = calloc(cap, sizeof(*objs));
+	if (!objs)
+		goto out;
+	for (; optind < argc; optind++, nobj++) {
+		objs[nobj].obj = rc_object_open_select(argv[optind], select, &err);
+		if (!objs[nobj].obj) {
+			fprintf(stderr, "relocore check: %s\n", err.msg);
+			goto out;
+		}
 	}
 	if (all) {
-		if (check_all(t.archive, obj, &ks, &nk))
+		if (check_all(t.archive, objs, nobj))
 			goto out;
 	} else {
 		struct rc_target *tg = target_open(&t);
@@ -280,11 +297,40 @@ int cmd_check(int argc, char **argv)
 
 		if (!tg)
 			goto out;
-		r = add_kernel(&ks, &nk, obj, tg, rel, t.what, &kc);
+		for (o = 0, r = 0; o < nobj && !r; o++)
+			r = add_kernel(&objs[o].ks, &objs[o].nk, objs[o].obj, tg, rel,
+				       t.what, &kc);
 		rc_target_free(tg);
 		if (r)
 			goto out;
 	}
+	for (o = 0; o < nobj; o++)
+		ok &= print_obj(&objs[o], json);
+	ret = ok ? 0 : 1;
+out:
+	for (o = 0; objs && o < cap; o++) {	/* calloc'd: unopened ones are empty */
+		for (i = 0; i < objs[o].nk; i++) {
+			free(objs[o].ks[i].release);
+			free(objs[o].ks[i].target);
+			rc_check_free(objs[o].ks[i].res);
+		}
+		free(objs[o].ks);
+		rc_object_free(objs[o].obj);
+	}
+	free(objs);
+	free(text);
+	return ret;
+}
+
+/* Print one object's answers (text: a block per kernel and, for several
+ * kernels, the fleet table; --json: one document); all ok? */
+static bool print_obj(const struct objrun *or, bool json)
+{
+	const struct kernel *ks = or->ks;
+	const struct rc_object *obj = or->obj;
+	int nk = or->nk, i, r;
+	bool ok = true;
+
 	for (i = 0; i < nk; i++) {
 		ok &= rc_check_ok(ks[i].res);
 		if (!json)
@@ -313,15 +359,5 @@ int cmd_check(int argc, char **argv)
 				fprintf(stderr, "relocore check: %s: not decided: %s\n",
 					ks[i].target, ks[i].res->undecided[r]);
 	}
-	ret = ok ? 0 : 1;
-out:
-	for (i = 0; i < nk; i++) {
-		free(ks[i].release);
-		free(ks[i].target);
-		rc_check_free(ks[i].res);
-	}
-	free(ks);
-	free(text);
-	rc_object_free(obj);
-	return ret;
+	return ok;
 }

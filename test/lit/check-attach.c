@@ -21,8 +21,8 @@
 // TABLE-NEXT: 1.0-old {{ *}}8/19 {{ *}}fe_missing fe_none {{.*}}lsm_open
 // TABLE-NEXT: 2.0-new {{ *}}10/19 {{ *}}fe_missing fe_none
 // PROGRESS: relocore check: {{.*}}.rcba opened in {{[0-9]+}} ms
-// PROGRESS: relocore check: 1.0-old: {{[0-9.]+}} ms (target {{[0-9.]+}} ms, check {{[0-9.]+}} ms)
-// PROGRESS: relocore check: 2 kernel(s) in {{[0-9]+}} ms
+// PROGRESS: relocore check: 1.0-old: {{[0-9.]+}} ms (target {{[0-9.]+}} ms, check {{[0-9.]+}} ms for 1 object(s))
+// PROGRESS: relocore check: 2 kernel(s) x 1 object(s) in {{[0-9]+}} ms, {{[0-9.]+}} ms per kernel per object
 // One release of the archive:
 // RUN: %relocore check %t.o --archive %t.rcba --release 2.0-new --json > %t.one.json; test $? -eq 1
 // RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['kernels'][0]['release'], len(d['kernels']))" %t.one.json | FileCheck --check-prefix=ONE %s

@@ -22,6 +22,12 @@
 // RUN: FileCheck --check-prefix=SECOND %s < %t.d/second.txt
 // SECOND: FAIL prog (fentry/no_such_function)
 // SECOND: rc=1
+// Several objects against one target: one JSON document per object, per
+// line; exit 1 as one of them fails.
+// RUN: %relocore check %t.d/one.bpf.o %t.d/two.bpf.o --btf %t.old.o --json > %t.d/multi.jsonl; echo rc=$? > %t.d/multi.rc
+// RUN: grep -qx rc=1 %t.d/multi.rc
+// RUN: python3 -c "import json,sys; L=[json.loads(l) for l in open(sys.argv[1])]; assert [d['object'].split('/')[-1] for d in L] == ['one.bpf.o','two.bpf.o'], L; assert [d['kernels'][0]['programs'][0]['ok'] for d in L] == [True, False], L; print('multi ok')" %t.d/multi.jsonl | FileCheck --check-prefix=MULTI %s
+// MULTI: multi ok
 #include "common.h"
 
 #ifndef SECOND
