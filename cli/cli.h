@@ -70,5 +70,7 @@ int cmd_archive(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 /* relocore gen min_core_btf (bpftool's order) */
 int cmd_gen(int argc, char **argv);
+/* relocore check */
+int cmd_check(int argc, char **argv);
 
 #endif

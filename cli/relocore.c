@@ -45,6 +45,10 @@ static void usage(FILE *f)
 "  run OBJ [--btf FILE] [--duration SECS] [--json] [-- COMMAND...]\n"
 "        Relocate OBJ for the running kernel, load and attach it, print its\n"
 "        events and maps (see relocore run --help).\n"
+"  check OBJ (--btf FILE | --archive A [--release R | --all]) [--json]\n"
+"        Will each program of OBJ load and attach on the target kernel(s)?\n"
+"        Decided offline; exit 0 all ok, 1 not, 2 bad input (see\n"
+"        relocore check --help).\n"
 "  btfgen --btf FULL -o MIN OBJ...\n"
 "        Minimized BTF: what the objects' relocations need of FULL.\n"
 "  archive create|list|extract|install ...\n"
@@ -404,6 +408,7 @@ static const struct cmd {
 	{ "archive", cmd_archive },
 	{ "extract", cmd_extract },
 	{ "gen", cmd_gen },
+	{ "check", cmd_check },
 };
 
 int main(int argc, char **argv)

@@ -383,7 +383,7 @@ static int collect(struct bake *b)
 /* Fill in every value: LINUX_* from the target, CONFIG_* from .config. */
 static int evaluate(struct bake *b)
 {
-	const char *p = b->kc->config, *end = p + b->kc->config_len;
+	const char *p = b->kc->config, *end = p ? p + b->kc->config_len : NULL;
 	bool need_config = false;
 	int i, ret;
 

@@ -360,6 +360,69 @@ struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
 int rc_kconfig_read(const char *path, char **text, size_t *len,
 		    struct rc_error *err);
 
+/*
+ * relocore check: will each program of an object load and attach on a
+ * target, decided offline from the object and the target's BTF.  The
+ * answer is data: per program, ok or the problems that stop it.
+ */
+enum rc_check_kind {
+	RC_CHECK_RELOCATION,	/* a reachable poisoned or a refused relocation */
+	RC_CHECK_ATTACH,	/* the attach point is not in the target */
+	RC_CHECK_HELPER,	/* a reachable helper call the target lacks */
+	RC_CHECK_MAP,		/* map type unknown, or max_entries 0 */
+	RC_CHECK_PROGRAM_TYPE,	/* program or attach type unknown */
+	RC_CHECK_OPEN,		/* libbpf refuses to open the object */
+};
+
+struct rc_check_problem {
+	enum rc_check_kind kind;
+	bool needs;		/* user space must supply it ("needs ..."),
+				 * not the kernel's fault */
+	int insn;		/* instruction index in its section, or -1 */
+	char detail[400];
+};
+
+struct rc_check_prog {
+	char *name;		/* the program's function */
+	char *section;
+	bool ok;		/* no problems */
+	int nr_problems;
+	struct rc_check_problem *problems;
+};
+
+#define RC_CHECK_MAX_NOTES 4
+
+struct rc_check {
+	int nr_progs;
+	struct rc_check_prog *progs;
+	/* What this target's BTF cannot decide (a minimized BTF has no
+	 * enum bpf_func_id, no FUNCs): said, not guessed, not a problem. */
+	int nr_undecided;
+	char undecided[RC_CHECK_MAX_NOTES][200];
+};
+
+/* "relocation", "attach", "helper", "map", "program_type", "open". */
+const char *rc_check_kind_str(enum rc_check_kind kind);
+
+/*
+ * Check every program of @obj (as opened, not relocated: the engine runs
+ * on a private copy) against @target.  A poisoned relocation counts only
+ * when it is reachable from the program's entry, known constants (the
+ * relocated values among them) deciding conditional jumps as the
+ * verifier's dead-code pruning does.  With @kc (a release and/or a
+ * config), the .kconfig externs are baked with the target's values
+ * (rc_object_bake_kconfig) and loads of them are known constants too.
+ * Not decided: verifier complexity, stack depth, helper argument types.
+ * NULL with @err on failure.
+ */
+struct rc_check *rc_check_object(const struct rc_object *obj,
+				 const struct rc_target *target,
+				 const struct rc_kconfig *kc,
+				 struct rc_error *err);
+/* Every program ok? */
+bool rc_check_ok(const struct rc_check *r);
+void rc_check_free(struct rc_check *r);
+
 #ifdef __cplusplus
 }
 #endif

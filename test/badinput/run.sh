@@ -5,10 +5,13 @@
 # row derives one damaged file from them with mutate.py and runs both
 #   relocore explain OBJ --btf TARGET
 #   relocore reloc   OBJ --btf TARGET -o OUT
+#   relocore check   OBJ --btf TARGET
 # Each must exit non-zero and below 128 (no signal), print no sanitizer
 # report, name the damaged file and contain the row's expected text
 # (which names the section, offset, record or type); reloc must leave no
-# OUT (nor a temporary) behind.
+# OUT (nor a temporary) behind.  check exits 2 (bad input) with that
+# message, except where the object is well-formed and only a relocation is
+# refused: then it exits 1 and prints the refusal as a relocation problem.
 #
 # Binaries tested: a clang ASan+UBSan build of the CLI made here with
 # CMake (build/badinput/asan), and build/bin/relocore when it exists.
@@ -159,9 +162,11 @@ for bin in "${bins[@]}"; do
 	rm -f "$out"
 	run_cli "$bin" "$work/out/valid-explain" explain "$work/prog.o" --btf "$work/target.o"
 	r1=$rc
+	run_cli "$bin" "$work/out/valid-check" check "$work/prog.o" --btf "$work/target.o"
+	r2=$rc
 	run_cli "$bin" "$work/out/valid-reloc" reloc "$work/prog.o" --btf "$work/target.o" -o "$out"
-	if [ "$r1" -ne 0 ] || [ "$rc" -ne 0 ] || [ ! -s "$out" ]; then
-		fail valid "$bin rejects the undamaged object (explain $r1, reloc $rc): $err"
+	if [ "$r1" -ne 0 ] || [ "$r2" -ne 0 ] || [ "$rc" -ne 0 ] || [ ! -s "$out" ]; then
+		fail valid "$bin rejects the undamaged object (explain $r1, check $r2, reloc $rc): $err"
 		echo "$failed failed"
 		exit 1
 	fi
@@ -209,6 +214,19 @@ while IFS='|' read -r row mut what expect; do
 			why="$tag reloc: left $(ls "$out"* | head -1) behind"
 			break
 		fi
+		run_cli "$bin" "$log.check" check "$obj" --btf "$tgt"
+		if [ "$rc" -eq 1 ]; then
+			# a refused relocation, reported as the program's problem
+			err=$(cat "$log.check.out")
+			why=$(check "$tag check" "" "$expect")
+			[ -n "$why" ] || grep -q "relocation: .*(refused: " "$log.check.out" ||
+				why="$tag check: exit 1 without a refused relocation: $(head -c 300 "$log.check.out")"
+		elif [ "$rc" -ne 2 ] && [ "$rc" -lt 124 ]; then
+			why="$tag check: exit $rc, not 2 (bad input) or 1 (refused relocation)"
+		else
+			why=$(check "$tag check" "$bad" "$expect")
+		fi
+		[ -z "$why" ] || break
 	done
 	if [ -n "$why" ]; then fail "$row" "$why"; else pass "$row"; fi
 done <<<"$rows"

@@ -1,0 +1,1317 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check.c - will this object load and attach on that kernel, decided
+ * offline from the object and the target's BTF (relocore check).
+ *
+ * Per program (a FUNC symbol of an executable section other than .text):
+ *   relocation    the object is relocated with the engine on a private
+ *                 copy; a poisoned instruction is a problem only when it is
+ *                 reachable from the program's entry.  Reachability walks
+ *                 the instructions propagating known constants (immediates,
+ *                 ld_imm64 values, relocated EXISTS/enum/size results)
+ *                 through ALU ops and conditional jumps, so a branch whose
+ *                 outcome is decided by a constant takes only that edge,
+ *                 as the verifier prunes dead code; anything unknown takes
+ *                 both.  Calls to BPF subprograms (and callbacks taken by
+ *                 address) are followed, their entries with nothing known.
+ *                 A refused relocation fails the whole object (libbpf).
+ *   helper        every reachable helper call's id is a value of the
+ *                 target's enum bpf_func_id.
+ *   attach        the section's attach target exists in the target BTF.
+ *   program_type  the section names a program type libbpf knows and the
+ *                 target's enum bpf_prog_type (and bpf_attach_type) has it.
+ *   map           each .maps map's type is in the target's enum
+ *                 bpf_map_type; max_entries 0 "needs" user space to size it.
+ *                 Maps are created for the whole object, so a map problem is
+ *                 every program's.
+ *   open          what libbpf refuses at open (a legacy "maps" section).
+ * Not decided (said so, never guessed): verifier complexity, stack depth,
+ * the types of helper arguments.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define POISON_IMM 0xbad2310
+#define NREGS 11
+
+struct sec {
+	const char *name;
+	bool exec;
+	bool konst;			/* read-only data whose bytes are the values
+					 * the kernel sees (.rodata.kconfig, baked) */
+	const unsigned char *data;	/* PROGBITS bytes */
+	size_t data_size;
+	size_t off, size;		/* instructions: file offset, bytes */
+	const struct bpf_insn *insns;	/* original (unrelocated) */
+	size_t n;
+	/* ELF relocations of this section: insn index -> symbol */
+	size_t nr_rel;
+	struct rel { size_t idx; size_t sym; } *rel;
+	const struct rc_result **res;	/* per insn: its CO-RE result */
+};
+
+struct sym {
+	const char *name;
+	size_t shndx;
+	uint64_t value, size;
+	int type, bind;
+};
+
+struct ctx {
+	const struct rc_object *obj;
+	const struct btf *lbtf;		/* object BTF (may be NULL) */
+	const struct rc_target *tg;
+	const struct btf *vml;
+	size_t nsecs;
+	struct sec *secs;
+	size_t nsyms;
+	struct sym *syms;
+	/* target enum values */
+	uint8_t *helpers;		/* helpers[id]: known */
+	int64_t nr_helpers;
+	const char *helper_enum_what;
+	/* walk state */
+	/* per register: a known scalar, or (ptr[r] != 0) a known offset
+	 * into the constant section ptr[r] */
+	struct rstate {
+		bool seen;
+		uint16_t known;
+		uint64_t v[NREGS];
+		uint16_t ptr[NREGS];
+	} **st;
+	struct work { size_t sec, idx; } *wl;
+	size_t nwl, capwl;
+	struct rc_check_prog *prog;	/* being checked */
+	bool no_funcs;			/* target has no FUNC: attach undecided */
+};
+
+static const char *const kind_names[] = {
+	[RC_CHECK_RELOCATION] = "relocation",
+	[RC_CHECK_ATTACH] = "attach",
+	[RC_CHECK_HELPER] = "helper",
+	[RC_CHECK_MAP] = "map",
+	[RC_CHECK_PROGRAM_TYPE] = "program_type",
+	[RC_CHECK_OPEN] = "open",
+};
+
+const char *rc_check_kind_str(enum rc_check_kind k)
+{
+	return (unsigned)k < sizeof(kind_names) / sizeof(*kind_names) ?
+	       kind_names[k] : "unknown";
+}
+
+static int add_problem(struct rc_check_prog *p, enum rc_check_kind kind,
+		       bool needs, int sec_insn, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int add_problem(struct rc_check_prog *p, enum rc_check_kind kind,
+		       bool needs, int sec_insn, const char *fmt, ...)
+{
+	struct rc_check_problem *q;
+	va_list ap;
+	int i;
+
+	for (i = 0; sec_insn >= 0 && i < p->nr_problems; i++)
+		if (p->problems[i].kind == kind && p->problems[i].insn == sec_insn)
+			return 0;	/* one problem per instruction */
+	q = realloc(p->problems, sizeof(*q) * (p->nr_problems + 1));
+	if (!q)
+		return -ENOMEM;
+	p->problems = q;
+	q += p->nr_problems++;
+	memset(q, 0, sizeof(*q));
+	q->kind = kind;
+	q->needs = needs;
+	q->insn = sec_insn;
+	va_start(ap, fmt);
+	vsnprintf(q->detail, sizeof(q->detail), fmt, ap);
+	va_end(ap);
+	p->ok = false;
+	return 0;
+}
+
+/* ---- target BTF lookups ---- */
+
+static bool find_in(const struct btf *btf, const char *name, int kind)
+{
+	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
+}
+
+/* @name of @kind in vmlinux or any module BTF; the module's name in *@mod. */
+static bool target_has(const struct ctx *c, const char *name, int kind,
+		       const char **mod)
+{
+	int i;
+
+	if (mod)
+		*mod = NULL;
+	if (find_in(c->vml, name, kind))
+		return true;
+	for (i = 0; i < c->tg->nr_mods; i++)
+		if (find_in(c->tg->mods[i].btf, name, kind)) {
+			if (mod)
+				*mod = c->tg->mods[i].name;
+			return true;
+		}
+	return false;
+}
+
+static const struct btf_type *target_enum(const struct ctx *c, const char *ename)
+{
+	int id = c->vml ? btf__find_by_name_kind(c->vml, ename, BTF_KIND_ENUM) : -1;
+
+	return id > 0 ? btf__type_by_id(c->vml, id) : NULL;
+}
+
+static bool enum_has_name(const struct ctx *c, const struct btf_type *t,
+			  const char *val)
+{
+	const struct btf_enum *m;
+	int i;
+
+	if (!t)
+		return false;
+	m = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(c->vml, m->name_off);
+
+		if (n && !strcmp(n, val))
+			return true;
+	}
+	return false;
+}
+
+/* Is @v a value of @t other than its *_UNSPEC / __*_MAX_* bookends? */
+static bool enum_has_value(const struct ctx *c, const struct btf_type *t,
+			   int64_t v)
+{
+	const struct btf_enum *m;
+	int i;
+
+	if (!t)
+		return false;
+	m = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(c->vml, m->name_off);
+
+		if (m->val != v || !n || !strncmp(n, "__", 2) ||
+		    strstr(n, "_UNSPEC"))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+static int load_helpers(struct ctx *c)
+{
+	const struct btf_type *t = target_enum(c, "bpf_func_id");
+	const struct btf_enum *m;
+	int i;
+
+	if (!t)
+		return 0;
+	m = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++)
+		if (m[i].val >= 0 && m[i].val < 1 << 16 && m[i].val + 1 > c->nr_helpers)
+			c->nr_helpers = m[i].val + 1;
+	c->helpers = calloc(c->nr_helpers ? c->nr_helpers : 1, 1);
+	if (!c->helpers)
+		return -ENOMEM;
+	for (i = 0; i < btf_vlen(t); i++) {
+		const char *n = btf__name_by_offset(c->vml, m[i].name_off);
+
+		if (m[i].val > 0 && m[i].val < c->nr_helpers && n &&
+		    strncmp(n, "__", 2))
+			c->helpers[m[i].val] = 1;
+	}
+	return 0;
+}
+
+/* ---- the ELF: sections, symbols, ELF relocations ---- */
+
+static int read_elf(struct ctx *c, struct rc_error *err)
+{
+	size_t size, shstrndx, i;
+	const unsigned char *buf = rc_object_bytes(c->obj, &size);
+	Elf *elf = elf_memory((char *)buf, size);
+	Elf_Scn *scn = NULL;
+	int ret = -EINVAL;
+
+	if (!elf || elf_getshdrnum(elf, &c->nsecs) || elf_getshdrstrndx(elf, &shstrndx)) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: libelf: %s",
+		       rc_object_name(c->obj), elf_errmsg(-1));
+		goto out;
+	}
+	c->secs = calloc(c->nsecs ? c->nsecs : 1, sizeof(*c->secs));
+	if (!c->secs)
+		goto nomem;
+	/* sections (rc_object_open has checked their bounds) */
+	while ((scn = elf_nextscn(elf, scn))) {
+		size_t k = elf_ndxscn(scn);
+		struct sec *s = &c->secs[k];
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		s->name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!s->name)
+			s->name = "";
+		if (sh.sh_type == SHT_PROGBITS) {
+			s->data = buf + sh.sh_offset;
+			s->data_size = sh.sh_size;
+			s->konst = !strcmp(s->name, ".rodata.kconfig") &&
+				   !(sh.sh_flags & SHF_WRITE);
+		}
+		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR)) {
+			s->exec = true;
+			s->off = sh.sh_offset;
+			s->size = sh.sh_size;
+			s->insns = (const void *)(buf + sh.sh_offset);
+			s->n = sh.sh_size / sizeof(struct bpf_insn);
+		}
+		if (sh.sh_type == SHT_SYMTAB && !c->syms) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+			size_t n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
+
+			c->syms = calloc(n ? n : 1, sizeof(*c->syms));
+			if (!c->syms)
+				goto nomem;
+			for (i = 0; i < n; i++) {
+				GElf_Sym gs;
+				const char *nm;
+
+				if (!gelf_getsym(d, i, &gs))
+					continue;
+				nm = elf_strptr(elf, sh.sh_link, gs.st_name);
+				c->syms[i] = (struct sym){ nm ? nm : "", gs.st_shndx,
+					gs.st_value, gs.st_size, GELF_ST_TYPE(gs.st_info),
+					GELF_ST_BIND(gs.st_info) };
+			}
+			c->nsyms = n;
+		}
+	}
+	/* ELF relocations of the executable sections */
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		struct sec *s;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL ||
+		    sh.sh_info >= c->nsecs || !c->secs[sh.sh_info].exec)
+			continue;
+		s = &c->secs[sh.sh_info];
+		d = elf_getdata(scn, NULL);
+		n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
+		s->rel = calloc(n ? n : 1, sizeof(*s->rel));
+		if (!s->rel)
+			goto nomem;
+		for (i = 0; i < n; i++) {
+			GElf_Rel r;
+
+			if (!gelf_getrel(d, i, &r))
+				continue;
+			s->rel[s->nr_rel++] = (struct rel){ r.r_offset / 8,
+							    GELF_R_SYM(r.r_info) };
+		}
+	}
+	ret = 0;
+	goto out;
+nomem:
+	rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+	ret = -ENOMEM;
+out:
+	if (elf)
+		elf_end(elf);
+	return ret;
+}
+
+static const struct sym *rel_at(const struct ctx *c, const struct sec *s,
+				size_t idx)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_rel; i++)
+		if (s->rel[i].idx == idx)
+			return s->rel[i].sym < c->nsyms ? &c->syms[s->rel[i].sym] : NULL;
+	return NULL;
+}
+
+static size_t sec_by_name(const struct ctx *c, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < c->nsecs; i++)
+		if (c->secs[i].exec && !strcmp(c->secs[i].name, name))
+			return i;
+	return 0;
+}
+
+/* ---- reachability with constants ---- */
+
+static int push(struct ctx *c, size_t sec, size_t idx, const struct rstate *in)
+{
+	struct rstate *s;
+	uint16_t old;
+	int r;
+
+	if (sec >= c->nsecs || !c->secs[sec].exec || idx >= c->secs[sec].n)
+		return 0;	/* out of the program: the verifier's concern */
+	s = &c->st[sec][idx];
+	if (!s->seen) {
+		*s = *in;
+		s->seen = true;
+	} else {
+		old = s->known;
+		for (r = 0; r < NREGS; r++)
+			if ((s->known & (1u << r)) &&
+			    (!(in->known & (1u << r)) || in->v[r] != s->v[r] ||
+			     in->ptr[r] != s->ptr[r]))
+				s->known &= ~(1u << r);
+		if (s->known == old)
+			return 0;
+	}
+	if (c->nwl == c->capwl) {
+		size_t cap = c->capwl ? c->capwl * 2 : 64;
+		struct work *w = realloc(c->wl, cap * sizeof(*w));
+
+		if (!w)
+			return -ENOMEM;
+		c->wl = w;
+		c->capwl = cap;
+	}
+	c->wl[c->nwl++] = (struct work){ sec, idx };
+	return 0;
+}
+
+static int push_entry(struct ctx *c, size_t sec, size_t idx)
+{
+	struct rstate none = { 0 };
+
+	return push(c, sec, idx, &none);
+}
+
+/* A known scalar (not a pointer). */
+static bool known(const struct rstate *s, int r)
+{
+	return r < NREGS && (s->known & (1u << r)) && !s->ptr[r];
+}
+
+static void set(struct rstate *s, int r, uint64_t v)
+{
+	if (r >= NREGS)
+		return;
+	s->known |= 1u << r;
+	s->v[r] = v;
+	s->ptr[r] = 0;
+}
+
+static void set_ptr(struct rstate *s, int r, uint16_t sec, uint64_t off)
+{
+	if (r >= NREGS)
+		return;
+	s->known |= 1u << r;
+	s->v[r] = off;
+	s->ptr[r] = sec;
+}
+
+static bool is_ptr(const struct rstate *s, int r)
+{
+	return r < NREGS && (s->known & (1u << r)) && s->ptr[r];
+}
+
+static void unset(struct rstate *s, int r)
+{
+	if (r < NREGS)
+		s->known &= ~(1u << r);
+}
+
+/* The instruction's 32-bit immediate as relocated. */
+static int32_t imm_of(const struct bpf_insn *in, const struct rc_result *r)
+{
+	return r && r->d.outcome == RC_OK ? (int32_t)r->d.new_val : in->imm;
+}
+
+static bool alu(uint8_t op, uint64_t a, uint64_t b, bool is64, uint64_t *out)
+{
+	if (!is64) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+	}
+	switch (op) {
+	case BPF_ADD: a += b; break;
+	case BPF_SUB: a -= b; break;
+	case BPF_MUL: a *= b; break;
+	case BPF_OR: a |= b; break;
+	case BPF_AND: a &= b; break;
+	case BPF_XOR: a ^= b; break;
+	case BPF_NEG: a = -a; break;
+	case BPF_LSH: a = is64 ? a << (b & 63) : (uint32_t)(a << (b & 31)); break;
+	case BPF_RSH: a = is64 ? a >> (b & 63) : (uint32_t)a >> (b & 31); break;
+	case BPF_ARSH:
+		a = is64 ? (uint64_t)((int64_t)a >> (b & 63)) :
+			   (uint32_t)((int32_t)a >> (b & 31));
+		break;
+	case BPF_DIV:
+		if (!b)
+			return false;
+		a /= b;
+		break;
+	case BPF_MOD:
+		if (!b)
+			return false;
+		a %= b;
+		break;
+	default:
+		return false;
+	}
+	*out = is64 ? a : (uint32_t)a;
+	return true;
+}
+
+/* Outcome of a conditional jump on known values: 1 taken, 0 not, -1 unknown op. */
+static int cond(uint8_t op, uint64_t a, uint64_t b, bool is64)
+{
+	int64_t sa = (int64_t)a, sb = (int64_t)b;
+
+	if (!is64) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+		sa = (int32_t)a;
+		sb = (int32_t)b;
+	}
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return (a & b) != 0;
+	case BPF_JSGT: return sa > sb;
+	case BPF_JSGE: return sa >= sb;
+	case BPF_JSLT: return sa < sb;
+	case BPF_JSLE: return sa <= sb;
+	}
+	return -1;
+}
+
+static void clobber_call(struct rstate *s)
+{
+	int r;
+
+	for (r = 0; r <= 5; r++)
+		unset(s, r);
+}
+
+/* Where a pseudo call (or a callback's ld_imm64) at @sec:@idx goes. */
+static bool call_target(const struct ctx *c, size_t sec, size_t idx, bool call,
+			size_t *tsec, size_t *tidx)
+{
+	const struct sec *s = &c->secs[sec];
+	const struct sym *sym = rel_at(c, s, idx);
+	int32_t imm = s->insns[idx].imm;
+
+	if (sym) {
+		if (sym->shndx >= c->nsecs || !c->secs[sym->shndx].exec)
+			return false;
+		*tsec = sym->shndx;
+		/* libbpf: call: sym_off/8 + imm + 1; address: (sym_off + imm)/8 */
+		*tidx = call ? sym->value / 8 + imm + 1 : (sym->value + imm) / 8;
+		return true;
+	}
+	if (!call)
+		return false;
+	*tsec = sec;
+	*tidx = idx + imm + 1;
+	return true;
+}
+
+static int relo_problem(struct ctx *c, size_t sec, size_t idx,
+			const struct rc_result *r)
+{
+	char acc[200];
+
+	rc_spec_format(&r->d.local, acc, sizeof(acc));
+	return add_problem(c->prog, RC_CHECK_RELOCATION, false, (int)idx,
+			   "section %s insn #%zu %s %s: %s; poisoned and reachable from the entry, so the verifier rejects it",
+			   c->secs[sec].name, idx, rc_relo_kind_str(r->relo.kind),
+			   acc[0] ? acc : r->access, r->d.reason);
+}
+
+static int helper_problem(struct ctx *c, size_t sec, size_t idx, int32_t id)
+{
+	return add_problem(c->prog, RC_CHECK_HELPER, false, (int)idx,
+			   "section %s insn #%zu: helper #%d is not in this kernel's enum bpf_func_id",
+			   c->secs[sec].name, idx, id);
+}
+
+/* Step from @sec:@idx in state @s (a copy). */
+static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
+{
+	const struct sec *S = &c->secs[sec];
+	const struct bpf_insn *in = &S->insns[idx];
+	const struct rc_result *r = S->res ? S->res[idx] : NULL;
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	int dst = in->dst_reg, src = in->src_reg, ret;
+	size_t ts, ti;
+	uint64_t v;
+
+	if (r && r->d.outcome == RC_POISON)
+		return relo_problem(c, sec, idx, r);
+	switch (cls) {
+	case BPF_LD:
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			const struct sym *sym = rel_at(c, S, idx);
+
+			if (idx + 1 >= S->n)
+				return 0;
+			unset(&s, dst);
+			if (sym && call_target(c, sec, idx, false, &ts, &ti)) {
+				ret = push_entry(c, ts, ti);	/* a callback */
+				if (ret)
+					return ret;
+			} else if (sym && !src && sym->shndx < c->nsecs &&
+				   sym->shndx <= UINT16_MAX &&
+				   c->secs[sym->shndx].konst) {
+				/* address in a frozen map: libbpf adds the
+				 * symbol's offset to the immediate */
+				set_ptr(&s, dst, sym->shndx,
+					sym->value + (uint32_t)in->imm);
+			} else if (!sym && !src) {
+				v = r && r->d.outcome == RC_OK ? r->d.new_val :
+				    ((uint64_t)(uint32_t)in[1].imm << 32) | (uint32_t)in->imm;
+				set(&s, dst, v);
+			}
+			return push(c, sec, idx + 2, &s);
+		}
+		clobber_call(&s);	/* ld_abs/ld_ind: r0 result, r1-r5 clobbered */
+		return push(c, sec, idx + 1, &s);
+	case BPF_LDX: {
+		static const int sizes[] = { [BPF_W >> 3] = 4, [BPF_H >> 3] = 2,
+					     [BPF_B >> 3] = 1, [BPF_DW >> 3] = 8 };
+		int sz = sizes[BPF_SIZE(in->code) >> 3];
+		const struct sec *d = is_ptr(&s, src) ? &c->secs[s.ptr[src]] : NULL;
+		int64_t off = d ? (int64_t)s.v[src] + in->off : -1;
+
+		/* a load from a frozen read-only map: its value is known */
+		if (d && BPF_MODE(in->code) == BPF_MEM && off >= 0 &&
+		    (uint64_t)off + sz <= d->data_size) {
+			uint64_t val = 0;
+
+			memcpy(&val, d->data + off, sz);	/* little-endian */
+			set(&s, dst, val);
+		} else {
+			unset(&s, dst);
+		}
+		return push(c, sec, idx + 1, &s);
+	}
+	case BPF_ST:
+		return push(c, sec, idx + 1, &s);
+	case BPF_STX:
+		if (BPF_MODE(in->code) == BPF_ATOMIC) {
+			unset(&s, src);
+			unset(&s, 0);
+		}
+		return push(c, sec, idx + 1, &s);
+	case BPF_ALU:
+	case BPF_ALU64: {
+		bool is64 = cls == BPF_ALU64;
+		bool have_b = BPF_SRC(in->code) == BPF_K || known(&s, src);
+		uint64_t b = BPF_SRC(in->code) == BPF_K ?
+			     (is64 ? (uint64_t)(int64_t)imm_of(in, r) : (uint32_t)imm_of(in, r)) :
+			     (known(&s, src) ? s.v[src] : 0);
+
+		if (op == BPF_MOV && !in->off && is64 && BPF_SRC(in->code) == BPF_X &&
+		    is_ptr(&s, src))
+			set_ptr(&s, dst, s.ptr[src], s.v[src]);
+		else if (is64 && (op == BPF_ADD || op == BPF_SUB) && is_ptr(&s, dst) &&
+			 have_b)
+			set_ptr(&s, dst, s.ptr[dst],
+				op == BPF_ADD ? s.v[dst] + b : s.v[dst] - b);
+		else if (op == BPF_MOV && !in->off && have_b)
+			set(&s, dst, is64 ? b : (uint32_t)b);
+		else if (op != BPF_MOV && op != BPF_END && !in->off && have_b &&
+			 known(&s, dst) && alu(op, s.v[dst], b, is64, &v))
+			set(&s, dst, v);
+		else
+			unset(&s, dst);
+		return push(c, sec, idx + 1, &s);
+	}
+	case BPF_JMP:
+	case BPF_JMP32: {
+		bool is64 = cls == BPF_JMP;
+		uint64_t b;
+		int taken;
+
+		if (op == BPF_CALL) {
+			if (src == BPF_PSEUDO_CALL) {
+				if (call_target(c, sec, idx, true, &ts, &ti) &&
+				    (ret = push_entry(c, ts, ti)))
+					return ret;
+			} else if (src == 0 && c->helpers && !rel_at(c, S, idx) &&
+				   in->imm != (int32_t)POISON_IMM &&
+				   (in->imm <= 0 || in->imm >= c->nr_helpers ||
+				    !c->helpers[in->imm])) {
+				ret = helper_problem(c, sec, idx, in->imm);
+				if (ret)
+					return ret;
+			}
+			clobber_call(&s);
+			return push(c, sec, idx + 1, &s);
+		}
+		if (op == BPF_EXIT)
+			return 0;
+		if (op == BPF_JA)
+			return push(c, sec, idx + 1 + (is64 ? in->off : in->imm), &s);
+		b = BPF_SRC(in->code) == BPF_K ? (uint64_t)(int64_t)imm_of(in, r) :
+		    (known(&s, src) ? s.v[src] : 0);
+		taken = known(&s, dst) && (BPF_SRC(in->code) == BPF_K || known(&s, src)) ?
+			cond(op, s.v[dst], b, is64) : -1;
+		if (taken != 0 && (ret = push(c, sec, idx + 1 + in->off, &s)))
+			return ret;
+		if (taken != 1)
+			return push(c, sec, idx + 1, &s);
+		return 0;
+	}
+	}
+	return 0;
+}
+
+static int walk(struct ctx *c, size_t sec, size_t entry)
+{
+	size_t i;
+	int ret;
+
+	for (i = 1; i < c->nsecs; i++)
+		if (c->secs[i].exec)
+			memset(c->st[i], 0, c->secs[i].n * sizeof(**c->st));
+	c->nwl = 0;
+	ret = push_entry(c, sec, entry);
+	while (!ret && c->nwl) {
+		struct work w = c->wl[--c->nwl];
+
+		ret = step(c, w.sec, w.idx, c->st[w.sec][w.idx]);
+	}
+	return ret;
+}
+
+/* ---- program types and attach points, from the section name ---- */
+
+enum attach_how {
+	AT_NONE,
+	AT_FUNC,	/* FUNC <prefix><target> in the target BTF */
+	AT_KPROBE,	/* FUNC <target>, else maybe inlined or static */
+	AT_RAW_TP,	/* typedef btf_trace_<target> */
+	AT_TP,		/* category/name: trace_event_raw_<name> or btf_trace_<name> */
+};
+
+static const struct sec_def {
+	const char *prefix;	/* the section is this, or this + "/..." */
+	const char *prog_type;	/* BPF_PROG_TYPE_<this> */
+	const char *attach_type;	/* BPF_<this>, NULL when none */
+	enum attach_how how;
+	const char *func_prefix;	/* AT_FUNC: bpf_lsm_, bpf_iter_ */
+} sec_defs[] = {
+	{ "socket", "SOCKET_FILTER", NULL, AT_NONE, NULL },
+	{ "sk_reuseport/migrate", "SK_REUSEPORT", "SK_REUSEPORT_SELECT_OR_MIGRATE", AT_NONE, NULL },
+	{ "sk_reuseport", "SK_REUSEPORT", NULL, AT_NONE, NULL },
+	{ "kprobe.multi", "KPROBE", "TRACE_KPROBE_MULTI", AT_NONE, NULL },
+	{ "kretprobe.multi", "KPROBE", "TRACE_KPROBE_MULTI", AT_NONE, NULL },
+	{ "uprobe.multi", "KPROBE", "TRACE_UPROBE_MULTI", AT_NONE, NULL },
+	{ "uretprobe.multi", "KPROBE", "TRACE_UPROBE_MULTI", AT_NONE, NULL },
+	{ "kprobe", "KPROBE", NULL, AT_KPROBE, NULL },
+	{ "kretprobe", "KPROBE", NULL, AT_KPROBE, NULL },
+	{ "ksyscall", "KPROBE", NULL, AT_NONE, NULL },
+	{ "kretsyscall", "KPROBE", NULL, AT_NONE, NULL },
+	{ "uprobe", "KPROBE", NULL, AT_NONE, NULL },
+	{ "uretprobe", "KPROBE", NULL, AT_NONE, NULL },
+	{ "uprobe.s", "KPROBE", NULL, AT_NONE, NULL },
+	{ "uretprobe.s", "KPROBE", NULL, AT_NONE, NULL },
+	{ "usdt", "KPROBE", NULL, AT_NONE, NULL },
+	{ "tc", "SCHED_CLS", NULL, AT_NONE, NULL },
+	{ "tcx", "SCHED_CLS", NULL, AT_NONE, NULL },
+	{ "netkit", "SCHED_CLS", NULL, AT_NONE, NULL },
+	{ "classifier", "SCHED_CLS", NULL, AT_NONE, NULL },
+	{ "action", "SCHED_ACT", NULL, AT_NONE, NULL },
+	{ "tracepoint", "TRACEPOINT", NULL, AT_TP, NULL },
+	{ "tp", "TRACEPOINT", NULL, AT_TP, NULL },
+	{ "raw_tracepoint", "RAW_TRACEPOINT", NULL, AT_RAW_TP, NULL },
+	{ "raw_tp", "RAW_TRACEPOINT", NULL, AT_RAW_TP, NULL },
+	{ "raw_tracepoint.w", "RAW_TRACEPOINT_WRITABLE", NULL, AT_RAW_TP, NULL },
+	{ "raw_tp.w", "RAW_TRACEPOINT_WRITABLE", NULL, AT_RAW_TP, NULL },
+	{ "tp_btf", "TRACING", "TRACE_RAW_TP", AT_RAW_TP, NULL },
+	{ "fentry", "TRACING", "TRACE_FENTRY", AT_FUNC, "" },
+	{ "fentry.s", "TRACING", "TRACE_FENTRY", AT_FUNC, "" },
+	{ "fmod_ret", "TRACING", "MODIFY_RETURN", AT_FUNC, "" },
+	{ "fmod_ret.s", "TRACING", "MODIFY_RETURN", AT_FUNC, "" },
+	{ "fexit", "TRACING", "TRACE_FEXIT", AT_FUNC, "" },
+	{ "fexit.s", "TRACING", "TRACE_FEXIT", AT_FUNC, "" },
+	{ "freplace", "EXT", NULL, AT_NONE, NULL },
+	{ "lsm", "LSM", "LSM_MAC", AT_FUNC, "bpf_lsm_" },
+	{ "lsm.s", "LSM", "LSM_MAC", AT_FUNC, "bpf_lsm_" },
+	{ "lsm_cgroup", "LSM", "LSM_CGROUP", AT_FUNC, "bpf_lsm_" },
+	{ "iter", "TRACING", "TRACE_ITER", AT_FUNC, "bpf_iter_" },
+	{ "iter.s", "TRACING", "TRACE_ITER", AT_FUNC, "bpf_iter_" },
+	{ "syscall", "SYSCALL", NULL, AT_NONE, NULL },
+	{ "xdp.frags", "XDP", NULL, AT_NONE, NULL },
+	{ "xdp", "XDP", NULL, AT_NONE, NULL },
+	{ "perf_event", "PERF_EVENT", NULL, AT_NONE, NULL },
+	{ "lwt_in", "LWT_IN", NULL, AT_NONE, NULL },
+	{ "lwt_out", "LWT_OUT", NULL, AT_NONE, NULL },
+	{ "lwt_xmit", "LWT_XMIT", NULL, AT_NONE, NULL },
+	{ "lwt_seg6local", "LWT_SEG6LOCAL", NULL, AT_NONE, NULL },
+	{ "sockops", "SOCK_OPS", NULL, AT_NONE, NULL },
+	{ "sk_skb", "SK_SKB", NULL, AT_NONE, NULL },
+	{ "sk_msg", "SK_MSG", NULL, AT_NONE, NULL },
+	{ "lirc_mode2", "LIRC_MODE2", NULL, AT_NONE, NULL },
+	{ "flow_dissector", "FLOW_DISSECTOR", NULL, AT_NONE, NULL },
+	{ "cgroup_skb", "CGROUP_SKB", NULL, AT_NONE, NULL },
+	{ "cgroup/skb", "CGROUP_SKB", NULL, AT_NONE, NULL },
+	{ "cgroup/sock_create", "CGROUP_SOCK", NULL, AT_NONE, NULL },
+	{ "cgroup/sock_release", "CGROUP_SOCK", "CGROUP_INET_SOCK_RELEASE", AT_NONE, NULL },
+	{ "cgroup/sock", "CGROUP_SOCK", NULL, AT_NONE, NULL },
+	{ "cgroup/post_bind4", "CGROUP_SOCK", NULL, AT_NONE, NULL },
+	{ "cgroup/post_bind6", "CGROUP_SOCK", NULL, AT_NONE, NULL },
+	{ "cgroup/dev", "CGROUP_DEVICE", NULL, AT_NONE, NULL },
+	{ "cgroup/sysctl", "CGROUP_SYSCTL", NULL, AT_NONE, NULL },
+	{ "cgroup/getsockopt", "CGROUP_SOCKOPT", NULL, AT_NONE, NULL },
+	{ "cgroup/setsockopt", "CGROUP_SOCKOPT", NULL, AT_NONE, NULL },
+	{ "struct_ops", "STRUCT_OPS", NULL, AT_NONE, NULL },
+	{ "struct_ops.s", "STRUCT_OPS", NULL, AT_NONE, NULL },
+	{ "sk_lookup", "SK_LOOKUP", NULL, AT_NONE, NULL },
+	{ "netfilter", "NETFILTER", NULL, AT_NONE, NULL },
+};
+
+/* cgroup/bind4, connect6, sendmsg4, recvmsg6, getpeername4, ...: SOCK_ADDR */
+static const char *const sock_addr_ops[] = {
+	"bind", "connect", "sendmsg", "recvmsg", "getpeername", "getsockname",
+};
+
+static const struct sec_def sock_addr_def = {
+	"cgroup/", "CGROUP_SOCK_ADDR", NULL, AT_NONE, NULL
+};
+
+/* The def of @sec and where its attach target starts (NULL: none given). */
+static const struct sec_def *find_def(const char *sec, const char **target)
+{
+	size_t i, n;
+
+	*target = NULL;
+	for (i = 0; i < sizeof(sec_defs) / sizeof(*sec_defs); i++) {
+		n = strlen(sec_defs[i].prefix);
+		if (strncmp(sec, sec_defs[i].prefix, n) || (sec[n] && sec[n] != '/'))
+			continue;
+		if (sec[n] == '/' && sec[n + 1])
+			*target = sec + n + 1;
+		return &sec_defs[i];
+	}
+	for (i = 0; !strncmp(sec, "cgroup/", 7) &&
+		    i < sizeof(sock_addr_ops) / sizeof(*sock_addr_ops); i++)
+		if (!strncmp(sec + 7, sock_addr_ops[i], strlen(sock_addr_ops[i])))
+			return &sock_addr_def;
+	return NULL;
+}
+
+static int check_tracepoint(struct ctx *c, const char *tgt)
+{
+	static const char *const sys_prefixes[] = {
+		"__x64_sys_", "__arm64_sys_", "__s390x_sys_", "__ia32_sys_",
+		"__se_sys_", "__do_sys_", "sys_",
+	};
+	const char *name = strrchr(tgt, '/'), *m;
+	char buf[300];
+	size_t i;
+
+	if (!name || !name[1])
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "tracepoint '%s' is not CATEGORY/NAME", tgt);
+	name++;
+	if (!strncmp(tgt, "syscalls/", 9) &&
+	    (!strncmp(name, "sys_enter_", 10) || !strncmp(name, "sys_exit_", 9))) {
+		const char *sc = name + (name[5] == 'n' ? 10 : 9);
+
+		for (i = 0; i < sizeof(sys_prefixes) / sizeof(*sys_prefixes); i++) {
+			snprintf(buf, sizeof(buf), "%s%s", sys_prefixes[i], sc);
+			if (target_has(c, buf, BTF_KIND_FUNC, &m))
+				return 0;
+		}
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "tracepoint %s: the target BTF has no syscall function for '%s' (__<arch>_sys_%s, sys_%s)",
+				   tgt, sc, sc, sc);
+	}
+	snprintf(buf, sizeof(buf), "trace_event_raw_%s", name);
+	if (target_has(c, buf, BTF_KIND_STRUCT, &m))
+		return 0;
+	snprintf(buf, sizeof(buf), "btf_trace_%s", name);
+	if (target_has(c, buf, BTF_KIND_TYPEDEF, &m))
+		return 0;
+	return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+			   "tracepoint %s: neither struct trace_event_raw_%s nor typedef btf_trace_%s in the target BTF",
+			   tgt, name, name);
+}
+
+/*
+ * A kprobe on a syscall wrapper, __<arch>_sys_NAME: SYSCALL_DEFINE makes
+ * the wrapper with __se_sys_NAME/__do_sys_NAME, and BTF often holds only
+ * those (pahole skips the wrapper).  1: decided ok, 0: not a syscall
+ * wrapper, or a problem added.
+ */
+static const char *const sys_archs[] = {
+	"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__s390x_sys_", "__riscv_sys_",
+};
+
+static int kprobe_syscall(struct ctx *c, const char *secname, const char *fn,
+			  bool *decided)
+{
+	const char *arch = NULL, *name = NULL, *other = NULL;
+	char buf[300];
+	size_t i;
+
+	*decided = false;
+	for (i = 0; i < sizeof(sys_archs) / sizeof(*sys_archs); i++) {
+		size_t n = strlen(sys_archs[i]);
+
+		if (!strncmp(fn, sys_archs[i], n)) {
+			arch = sys_archs[i];
+			name = fn + n;
+		}
+	}
+	if (!arch || !*name)
+		return 0;
+	*decided = true;
+	/* the kernel's own wrapper prefix, as libbpf finds it: __<arch>_sys_bpf */
+	snprintf(buf, sizeof(buf), "%sbpf", arch);
+	if (!target_has(c, buf, BTF_KIND_FUNC, NULL))
+		for (i = 0; i < sizeof(sys_archs) / sizeof(*sys_archs); i++) {
+			snprintf(buf, sizeof(buf), "%sbpf", sys_archs[i]);
+			if (target_has(c, buf, BTF_KIND_FUNC, NULL))
+				other = sys_archs[i];
+		}
+	if (other)
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "%s: this kernel's syscall wrappers are %s*, not %s*",
+				   secname, other, arch);
+	snprintf(buf, sizeof(buf), "__se_sys_%s", name);
+	if (target_has(c, fn, BTF_KIND_FUNC, NULL) || target_has(c, buf, BTF_KIND_FUNC, NULL))
+		return 0;
+	snprintf(buf, sizeof(buf), "__do_sys_%s", name);
+	if (target_has(c, buf, BTF_KIND_FUNC, NULL))
+		return 0;
+	return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+			   "%s: no syscall '%s' in the target BTF (%s, __se_sys_%s, __do_sys_%s)",
+			   secname, name, fn, name, name);
+}
+
+static int check_attach(struct ctx *c, const char *secname)
+{
+	const char *tgt, *mod;
+	const struct sec_def *d = find_def(secname, &tgt);
+	char buf[300], pt[80];
+	const struct btf_type *e;
+	size_t n;
+
+	if (!d)
+		return add_problem(c->prog, RC_CHECK_PROGRAM_TYPE, false, -1,
+				   "section '%s' names no program type libbpf knows", secname);
+	snprintf(pt, sizeof(pt), "BPF_PROG_TYPE_%s", d->prog_type);
+	e = target_enum(c, "bpf_prog_type");
+	if (e && !enum_has_name(c, e, pt))
+		return add_problem(c->prog, RC_CHECK_PROGRAM_TYPE, false, -1,
+				   "%s (section %s) is not in this kernel's enum bpf_prog_type",
+				   pt, secname);
+	if (d->attach_type) {
+		snprintf(pt, sizeof(pt), "BPF_%s", d->attach_type);
+		e = target_enum(c, "bpf_attach_type");
+		if (e && !enum_has_name(c, e, pt))
+			return add_problem(c->prog, RC_CHECK_PROGRAM_TYPE, false, -1,
+					   "attach type %s (section %s) is not in this kernel's enum bpf_attach_type",
+					   pt, secname);
+	}
+	if (d->how == AT_NONE)
+		return 0;
+	if (!tgt)
+		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
+				   "needs an attach target from user space (section '%s' names none)",
+				   secname);
+	if (c->no_funcs)
+		return 0;	/* not decided: said once for the target */
+	/* libbpf-tools' convention: a "dummy_*" target is a placeholder that
+	 * user space replaces (bpf_program__set_attach_target) */
+	if (!strncmp(tgt, "dummy", 5) && !target_has(c, tgt, BTF_KIND_FUNC, NULL))
+		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
+				   "needs an attach target from user space: '%s' (section %s) is a placeholder, not in the target BTF",
+				   tgt, secname);
+	switch (d->how) {
+	case AT_FUNC:
+		snprintf(buf, sizeof(buf), "%s%s", d->func_prefix, tgt);
+		if (target_has(c, buf, BTF_KIND_FUNC, &mod))
+			return 0;
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "%s: no FUNC '%s' in the target BTF (vmlinux or modules)",
+				   secname, buf);
+	case AT_KPROBE:
+		n = strcspn(tgt, "+");
+		snprintf(buf, sizeof(buf), "%.*s", (int)n, tgt);
+		if (target_has(c, buf, BTF_KIND_FUNC, &mod))
+			return 0;
+		{
+			bool decided;
+			int r = kprobe_syscall(c, secname, buf, &decided);
+
+			if (decided)
+				return r;
+		}
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "%s: function '%s' not in BTF: may be inlined or static (kprobe needs it in kallsyms)",
+				   secname, buf);
+	case AT_RAW_TP:
+		snprintf(buf, sizeof(buf), "btf_trace_%s", tgt);
+		if (target_has(c, buf, BTF_KIND_TYPEDEF, &mod))
+			return 0;
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "%s: no typedef '%s' in the target BTF: no such raw tracepoint",
+				   secname, buf);
+	case AT_TP:
+		return check_tracepoint(c, tgt);
+	case AT_NONE:
+		break;
+	}
+	return 0;
+}
+
+/* ---- maps and object-level refusals: every program's problems ---- */
+
+/* The __uint(NAME, V) value of map struct member @m: PTR -> ARRAY[V]. */
+static bool map_uint(const struct btf *btf, const struct btf_member *m,
+		     uint32_t *v)
+{
+	const struct btf_type *t = rc_type(btf, m->type);
+
+	if (!t || !btf_is_ptr(t) || !(t = rc_type(btf, t->type)) || !btf_is_array(t))
+		return false;
+	*v = btf_array(t)->nelems;
+	return true;
+}
+
+static int check_maps(struct ctx *c, struct rc_check_prog *p)
+{
+	/* types libbpf or the kernel size on their own (max_entries 0 is right) */
+	static const uint32_t self_sized[] = {
+		4,	/* PERF_EVENT_ARRAY: libbpf uses the number of CPUs */
+		19, 21,	/* CGROUP_STORAGE, PERCPU_CGROUP_STORAGE */
+		24, 28, 29, 32,	/* SK_, INODE_, TASK_, CGRP_STORAGE */
+	};
+	const struct btf_type *mt = target_enum(c, "bpf_map_type");
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *ds;
+	int id, i, j, ret;
+	size_t k;
+
+	if (!c->lbtf || (id = btf__find_by_name_kind(c->lbtf, ".maps", BTF_KIND_DATASEC)) <= 0)
+		return 0;
+	ds = btf__type_by_id(c->lbtf, id);
+	vs = btf_var_secinfos(ds);
+	for (i = 0; i < btf_vlen(ds); i++, vs++) {
+		const struct btf_type *var = rc_type(c->lbtf, vs->type), *st;
+		const struct btf_member *m;
+		const char *mname;
+		bool has_type = false, has_max = false, self = false;
+		uint32_t type = 0, max = 0;
+
+		if (!var || !btf_is_var(var) ||
+		    !(st = rc_skip_mods_typedefs(c->lbtf, var->type, NULL)) ||
+		    !btf_is_struct(st))
+			continue;
+		mname = rc_name(c->lbtf, var->name_off);
+		m = btf_members(st);
+		for (j = 0; j < btf_vlen(st); j++, m++) {
+			const char *n = rc_name(c->lbtf, m->name_off);
+
+			if (n && !strcmp(n, "type"))
+				has_type = map_uint(c->lbtf, m, &type);
+			else if (n && !strcmp(n, "max_entries"))
+				has_max = map_uint(c->lbtf, m, &max);
+		}
+		if (has_type && mt && !enum_has_value(c, mt, type)) {
+			ret = add_problem(p, RC_CHECK_MAP, false, -1,
+					  "map %s: type %u is not in this kernel's enum bpf_map_type",
+					  mname ? mname : "?", type);
+			if (ret)
+				return ret;
+		}
+		for (k = 0; k < sizeof(self_sized) / sizeof(*self_sized); k++)
+			self |= has_type && type == self_sized[k];
+		if ((!has_max || !max) && !self) {
+			ret = add_problem(p, RC_CHECK_MAP, true, -1,
+					  "map %s: needs max_entries from user space (bpf_map__set_max_entries before load): the object says 0",
+					  mname ? mname : "?");
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int object_problems(struct ctx *c, struct rc_check_prog *p)
+{
+	size_t i;
+	int ret;
+
+	for (i = 1; i < c->nsecs; i++)
+		if (!strcmp(c->secs[i].name, "maps") &&
+		    (ret = add_problem(p, RC_CHECK_OPEN, false, -1,
+				       "legacy 'maps' section: libbpf 1.0 and later refuse to open the object (use BTF-defined maps in .maps)")))
+			return ret;
+	return check_maps(c, p);
+}
+
+/* Relocations the engine refused fail the whole object at load. */
+static int refused_problems(struct ctx *c, const struct rc_result *res, size_t n,
+			    struct rc_check_prog *p)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const struct rc_result *r = &res[i];
+		char acc[200];
+
+		if (r->d.outcome != RC_ERROR && !r->patch_err[0])
+			continue;
+		rc_spec_format(&r->d.local, acc, sizeof(acc));
+		ret = add_problem(p, RC_CHECK_RELOCATION, false, -1,
+				  "section %s insn #%u %s %s: %s (refused: libbpf refuses the whole object)",
+				  r->section, r->insn_idx, rc_relo_kind_str(r->relo.kind),
+				  acc[0] ? acc : r->access,
+				  r->patch_err[0] ? r->patch_err : r->d.reason);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- driver ---- */
+
+static int has_func(void *ctx, uint32_t id, const struct btf_type *t)
+{
+	(void)ctx;
+	(void)id;
+	return btf_is_func(t);
+}
+
+static void note(struct rc_check *out, const char *what)
+{
+	if (out->nr_undecided < RC_CHECK_MAX_NOTES)
+		rc_fmt(out->undecided[out->nr_undecided++], sizeof(out->undecided[0]),
+		       "%s", what);
+}
+
+/* What the target's BTF cannot decide, said once per target. */
+static void undecided(struct ctx *c, struct rc_check *out)
+{
+	int i;
+
+	c->no_funcs = !c->vml || rc_btf_for_each_type(c->vml, has_func, NULL) <= 0;
+	if (c->no_funcs && c->tg->base)
+		c->no_funcs = rc_btf_for_each_type(c->tg->base, has_func, NULL) <= 0;
+	for (i = 0; c->no_funcs && i < c->tg->nr_mods; i++)
+		c->no_funcs = rc_btf_for_each_type(c->tg->mods[i].btf, has_func, NULL) <= 0;
+	if (c->no_funcs)
+		note(out, "attach points: the target BTF has no FUNC (minimized?)");
+	if (!c->helpers)
+		note(out, "helpers: the target BTF has no enum bpf_func_id (minimized?)");
+	if (!target_enum(c, "bpf_map_type"))
+		note(out, "map types: the target BTF has no enum bpf_map_type");
+	if (!target_enum(c, "bpf_prog_type"))
+		note(out, "program types: the target BTF has no enum bpf_prog_type");
+	for (i = 0; i < (int)c->nsyms; i++)
+		if (!c->syms[i].shndx && c->syms[i].name[0] &&
+		    c->syms[i].bind != STB_LOCAL) {
+			char buf[200];
+
+			rc_fmt(buf, sizeof(buf),
+			       "externs (kfuncs, __ksym, .kconfig; first: %s): not checked",
+			       c->syms[i].name);
+			note(out, buf);
+			break;
+		}
+}
+
+static int add_prog(struct rc_check *out, const char *name, const char *sec)
+{
+	struct rc_check_prog *p = realloc(out->progs, sizeof(*p) * (out->nr_progs + 1));
+
+	if (!p)
+		return -ENOMEM;
+	out->progs = p;
+	p += out->nr_progs++;
+	memset(p, 0, sizeof(*p));
+	p->ok = true;
+	p->name = strdup(name);
+	p->section = strdup(sec);
+	return p->name && p->section ? 0 : -ENOMEM;
+}
+
+static void ctx_free(struct ctx *c)
+{
+	size_t i;
+
+	for (i = 0; c->secs && i < c->nsecs; i++) {
+		free(c->secs[i].rel);
+		free(c->secs[i].res);
+		if (c->st)
+			free(c->st[i]);
+	}
+	free(c->st);
+	free(c->secs);
+	free(c->syms);
+	free(c->helpers);
+	free(c->wl);
+}
+
+static int check_one(struct ctx *c, struct rc_check *out, size_t sec,
+		     size_t entry, const char *name, const struct rc_result *res,
+		     size_t nres)
+{
+	struct rc_check_prog *p;
+	int ret = add_prog(out, name, c->secs[sec].name);
+
+	if (ret)
+		return ret;
+	p = c->prog = &out->progs[out->nr_progs - 1];
+	return refused_problems(c, res, nres, p) ?: object_problems(c, p) ?:
+	       check_attach(c, c->secs[sec].name) ?: walk(c, sec, entry);
+}
+
+struct rc_check *rc_check_object(const struct rc_object *obj,
+				 const struct rc_target *target,
+				 const struct rc_kconfig *kc,
+				 struct rc_error *err)
+{
+	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_vmlinux(target) };
+	struct rc_check *out = calloc(1, sizeof(*out));
+	const struct rc_result *res = NULL;
+	struct rc_error rerr = { "" };
+	struct rc_object *copy = NULL, *baked = NULL;
+	size_t size, nres = 0, i, j;
+	const unsigned char *bytes;
+	int ret = -ENOMEM, nbaked = 0;
+
+	if (!out)
+		goto fail;
+	/* .kconfig externs with the target's values: loads of them become
+	 * loads from a frozen map, whose values prune branches */
+	if (kc && (kc->release || kc->config)) {
+		baked = rc_object_bake_kconfig(obj, kc, target, &nbaked, &rerr);
+		if (baked) {
+			c.obj = baked;
+		} else {
+			char buf[200];
+
+			rc_fmt(buf, sizeof(buf), ".kconfig values: not baked: %s", rerr.msg);
+			note(out, buf);
+		}
+		rerr.msg[0] = 0;
+	}
+	c.lbtf = rc_object_btf(c.obj);
+	bytes = rc_object_bytes(c.obj, &size);
+	elf_version(EV_CURRENT);
+	ret = read_elf(&c, err);
+	if (ret)
+		goto fail;
+	/* the engine's decisions, on a copy: @obj stays as it was */
+	copy = rc_object_open_mem(bytes, size, rc_object_name(c.obj), err);
+	if (!copy) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	rc_object_relocate(copy, target, &res, &rerr);	/* refusals: in res */
+	nres = rc_object_results(copy, &res);
+	ret = -ENOMEM;
+	c.st = calloc(c.nsecs, sizeof(*c.st));
+	if (!c.st || load_helpers(&c))
+		goto fail;
+	for (i = 1; i < c.nsecs; i++) {
+		if (!c.secs[i].exec)
+			continue;
+		c.st[i] = calloc(c.secs[i].n ? c.secs[i].n : 1, sizeof(**c.st));
+		c.secs[i].res = calloc(c.secs[i].n ? c.secs[i].n : 1, sizeof(*c.secs[i].res));
+		if (!c.st[i] || !c.secs[i].res)
+			goto fail;
+	}
+	undecided(&c, out);
+	for (j = 0; j < nres; j++) {
+		size_t s = sec_by_name(&c, res[j].section);
+		const struct rc_result **slot;
+
+		if (!s || res[j].insn_idx >= c.secs[s].n)
+			continue;
+		slot = &c.secs[s].res[res[j].insn_idx];
+		if (!*slot || res[j].d.outcome != RC_OK)
+			*slot = &res[j];
+	}
+	/* programs: FUNC symbols of executable sections other than .text */
+	for (i = 1; i < c.nsecs; i++) {
+		bool any = false;
+
+		if (!c.secs[i].exec || !strcmp(c.secs[i].name, ".text"))
+			continue;
+		for (j = 0; j < c.nsyms; j++) {
+			const struct sym *s = &c.syms[j];
+
+			if (s->shndx != i || s->type != STT_FUNC || s->value % 8)
+				continue;
+			any = true;
+			ret = check_one(&c, out, i, s->value / 8, s->name, res, nres);
+			if (ret)
+				goto fail;
+		}
+		if (!any && c.secs[i].n &&
+		    (ret = check_one(&c, out, i, 0, c.secs[i].name, res, nres)))
+			goto fail;
+	}
+	ctx_free(&c);
+	rc_object_free(copy);
+	rc_object_free(baked);
+	return out;
+fail:
+	if (!err->msg[0])
+		rc_fmt(err->msg, sizeof(err->msg), "%s: check: %s",
+		       rc_object_name(obj), strerror(-ret));
+	ctx_free(&c);
+	rc_object_free(copy);
+	rc_object_free(baked);
+	rc_check_free(out);
+	return NULL;
+}
+
+bool rc_check_ok(const struct rc_check *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_progs; i++)
+		if (!r->progs[i].ok)
+			return false;
+	return true;
+}
+
+void rc_check_free(struct rc_check *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_progs; i++) {
+		free(r->progs[i].name);
+		free(r->progs[i].section);
+		free(r->progs[i].problems);
+	}
+	free(r->progs);
+	free(r);
+}
