@@ -62,14 +62,19 @@ vm_apt() {
 		sid|unstable|experimental) ;;
 		*) echo "deb [$opt] http://deb.debian.org/debian-security $VM_APT_SUITE-security main" ;;
 		esac
-	} >"$d/sources.list.new.$$"
+	} >"$d/sources.list.new.$BASHPID"
 	# concurrent callers (crosscheck runs two kernels at a time): each its
 	# own temporary file, renamed into place atomically only when different
-	if cmp -s "$d/sources.list.new.$$" "$d/sources.list"; then
-		rm -f "$d/sources.list.new.$$"
+	if cmp -s "$d/sources.list.new.$BASHPID" "$d/sources.list"; then
+		rm -f "$d/sources.list.new.$BASHPID"
 	else
-		mv "$d/sources.list.new.$$" "$d/sources.list"
+		mv "$d/sources.list.new.$BASHPID" "$d/sources.list"
 	fi
+	# the mirror may serve a snapshot whose Release files are past their
+	# Valid-Until (sid's are valid for a week): they are still signed and
+	# checked against Debian's keyring; only the expiry is not enforced, as
+	# the machine's own apt configuration does for its sources
+	VM_APT+=(-o Acquire::Check-Valid-Until=false -o Acquire::Check-Date=false)
 	VM_APT+=(-o Dir::Etc::sourcelist="$d/sources.list" -o Dir::Etc::sourceparts=/nonexistent
 		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache")
 	for a in ${VM_APT_ARCHS:-} $VM_APT_ARCH; do VM_APT+=(-o APT::Architectures::="$a"); done
@@ -78,9 +83,24 @@ vm_apt() {
 }
 # vm_apt_pkg PKG: PKG as apt must name it for VM_APT_ARCH (PKG:arm64)
 vm_apt_pkg() { echo "$1${VM_APT_ARCH:+:$VM_APT_ARCH}"; }
+# vm_apt_update: refresh the lists of the current private configuration.
+# Callers run side by side (crosscheck: two kernels at a time): one update
+# at a time under a lock, and a caller that waited for another's update
+# uses its lists instead of updating again.
 vm_apt_update() {
-	echo "vm: apt-get update ($VM_APT_SUITE${VM_APT_ARCH:+ $VM_APT_ARCH})" >&2
-	timeout 600 apt-get "${VM_APT[@]}" update -qq >&2 || true
+	local d=${VM_APT_LISTS:-} before fd
+	d=${d%/lists}
+	[ "$VM_APT_SUITE" = system ] && d=$RC_CACHE/apt
+	mkdir -p "$d"
+	before=$(vm_apt_stamp)
+	exec {fd}>"$d/.update.lock"
+	flock "$fd"
+	if [ "$(vm_apt_stamp)" = "$before" ] || [ -z "$before$(vm_apt_stamp)" ]; then
+		echo "vm: apt-get update ($VM_APT_SUITE${VM_APT_ARCH:+ $VM_APT_ARCH})" >&2
+		timeout 600 apt-get "${VM_APT[@]}" update -qq >&2 ||
+			echo "vm: apt-get update ($VM_APT_SUITE) failed" >&2
+	fi
+	exec {fd}>&-
 }
 # vm_apt_stamp: the newest list's mtime (a resolution is kept until it changes)
 vm_apt_stamp() {

@@ -47,9 +47,13 @@ else
 	fail x86/bzimage "$(tail -n 2 "$t/x86.log")"
 fi
 
-# a small valid BTF: an example object's own .BTF section
-small=$(ls "${RC_VM_EXAMPLES:-$RC_BUILD/examples}"/*.bpf.o 2>/dev/null | head -n1)
-[ -n "$small" ] || small=$(ls test/lit/inputs/*.o 2>/dev/null | head -n1)
+# a small valid BTF: the .BTF section of a tiny BPF object compiled here
+# (a fresh clone has no build/examples yet)
+need clang clang
+small="$t/tiny.bpf.o"
+printf 'struct tiny { int a; long b; };\nstruct tiny t;\n' >"$t/tiny.c"
+clang -target bpf -O2 -g -c "$t/tiny.c" -o "$small" ||
+	{ fail synthetic/make "clang could not compile a tiny BPF object"; exit 1; }
 llvm-objcopy --dump-section .BTF="$t/small.btf" "$small" "$t/small.o" && [ -s "$t/small.btf" ] ||
 	{ fail synthetic/make "no .BTF in $small"; exit 1; }
 python3 - "$t" <<'PY' || { fail synthetic/make "python"; exit 1; }
