@@ -124,8 +124,12 @@ int on_switch(struct bpf_raw_tracepoint_args *ctx)
 	if (cnt)
 		(*cnt)++;
 
+	/* a task preempted (args[0]) while it sets up its sleep has not
+	 * blocked: the scheduler decided nothing about it (on PREEMPT_RT this
+	 * happens between set_current_state() and schedule()), so its
+	 * sched_contributes_to_load is stale; only real blocks are events */
 	state = read_state(prev);
-	if (!(state & TASK_UNINTERRUPTIBLE) || !(flags & F_IOWAIT))
+	if (ctx->args[0] || !(state & TASK_UNINTERRUPTIBLE) || !(flags & F_IOWAIT))
 		return 0;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
