@@ -479,54 +479,118 @@ static Elf_Scn *find_scn(Elf *elf, size_t shstrndx, const char *want,
 	return NULL;
 }
 
-/* Rewrite the ELF image in the file @fd (see the top of this file). */
-static int rewrite_elf(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
+/*
+ * Write the rewritten object (see the top of this file) to the empty file
+ * @fd: a new ELF (ELF_C_WRITE) with the input's sections in their order,
+ * so every index (sh_link, sh_info, symbols' st_shndx, e_shstrndx) stays
+ * valid, the section name table, the symbol table and .BTF replaced, and
+ * the new section last; libelf lays it out.  (Editing the input in place,
+ * ELF_C_RDWR plus elf_newscn, made libelf 0.188 write its section header
+ * table past its buffer on a fuzzed object.)
+ */
+static int rewrite_elf(struct bake *b, const unsigned char *buf, size_t size, int fd,
+		       void *btf_raw, uint32_t btf_size)
 {
-	Elf_Scn *symscn, *btfscn, *strscn, *scn;
-	Elf_Data *sd, *d;
+	Elf *in = NULL, *out = NULL;
+	Elf_Scn *scn = NULL, *symscn, *btfscn;
+	Elf_Data *d, *sd = NULL;
+	GElf_Ehdr eh;
 	GElf_Shdr sh;
-	size_t shstrndx, idx;
+	size_t shstrndx, shnum, phnum, name_idx = 0, new_idx;
+	unsigned char *syms = NULL;
 	char *names = NULL;
-	Elf *elf;
 	int i, ret = -EINVAL;
 
-	elf = elf_begin(fd, ELF_C_RDWR, NULL);
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
+	in = elf_memory((char *)buf, size);
+	if (!in || !gelf_getehdr(in, &eh) || elf_getshdrstrndx(in, &shstrndx) ||
+	    elf_getshdrnum(in, &shnum) || elf_getphdrnum(in, &phnum)) {
 		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
 		goto out;
 	}
-	if (find_scn(elf, shstrndx, BAKED_SEC, 0)) {
+	if (phnum || shnum >= SHN_LORESERVE || !shstrndx || shstrndx >= shnum) {
+		ret = bfail(b, "not a relocatable BPF object libelf can rewrite (%zu program headers, %zu sections, names in section %zu)",
+			    phnum, shnum, shstrndx);
+		goto out;
+	}
+	if (find_scn(in, shstrndx, BAKED_SEC, 0)) {
 		ret = bfail(b, "the object already has a section %s", BAKED_SEC);
 		goto out;
 	}
-	symscn = find_scn(elf, shstrndx, NULL, SHT_SYMTAB);
-	btfscn = find_scn(elf, shstrndx, ".BTF", 0);
-	strscn = elf_getscn(elf, shstrndx);
-	if (!symscn || !btfscn || !strscn || !(sd = elf_getdata(symscn, NULL)) ||
-	    !gelf_getshdr(symscn, &sh) || !sh.sh_entsize) {
+	symscn = find_scn(in, shstrndx, NULL, SHT_SYMTAB);
+	btfscn = find_scn(in, shstrndx, ".BTF", 0);
+	if (!symscn || !btfscn || !gelf_getshdr(symscn, &sh) || !sh.sh_entsize) {
 		ret = bfail(b, "no symbol table or .BTF section");
 		goto out;
 	}
 
-	/* the section's name, appended to the section name table */
-	if (!(d = elf_getdata(strscn, NULL)) || !gelf_getshdr(strscn, &sh)) {
+	out = elf_begin(fd, ELF_C_WRITE, NULL);
+	if (!out || !gelf_newehdr(out, gelf_getclass(in))) {
 		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
 		goto out;
 	}
-	names = malloc(d->d_size + sizeof(BAKED_SEC));
-	if (!names) {
-		ret = -ENOMEM;
+	eh.e_phoff = 0;
+	eh.e_shoff = 0;		/* laid out by libelf */
+	if (!gelf_update_ehdr(out, &eh)) {
+		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
 		goto out;
 	}
-	memcpy(names, d->d_buf, d->d_size);
-	memcpy(names + d->d_size, BAKED_SEC, sizeof(BAKED_SEC));
-	idx = d->d_size;
-	d->d_buf = names;
-	d->d_size += sizeof(BAKED_SEC);
-	elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
+	while ((scn = elf_nextscn(in, scn))) {
+		size_t k = elf_ndxscn(scn);
+		Elf_Scn *os = elf_newscn(out);
+		Elf_Data *od;
 
-	/* the data section */
-	scn = elf_newscn(elf);
+		if (!os || !gelf_getshdr(scn, &sh) || !(od = elf_newdata(os))) {
+			ret = bfail(b, "section %zu: libelf: %s", k, elf_errmsg(-1));
+			goto out;
+		}
+		od->d_align = sh.sh_addralign ? sh.sh_addralign : 1;
+		od->d_type = ELF_T_BYTE;
+		od->d_size = sh.sh_size;
+		if (k == shstrndx || scn == symscn || scn == btfscn || sh.sh_type != SHT_NOBITS) {
+			d = elf_rawdata(scn, NULL);
+			if (!d || d->d_size != sh.sh_size) {
+				ret = bfail(b, "section %zu: its data cannot be read (libelf: %s)",
+					    k, elf_errmsg(-1));
+				goto out;
+			}
+			od->d_buf = d->d_buf;
+		}
+		if (k == shstrndx) {	/* the new section's name appended */
+			names = malloc(d->d_size + sizeof(BAKED_SEC));
+			if (!names) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			memcpy(names, d->d_buf, d->d_size);
+			memcpy(names + d->d_size, BAKED_SEC, sizeof(BAKED_SEC));
+			name_idx = d->d_size;
+			od->d_buf = names;
+			od->d_size += sizeof(BAKED_SEC);
+			sh.sh_size = od->d_size;
+		} else if (scn == symscn) {	/* a copy to define the externs in */
+			syms = malloc(d->d_size ? d->d_size : 1);
+			if (!syms) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			memcpy(syms, d->d_buf, d->d_size);
+			od->d_buf = syms;
+			od->d_type = ELF_T_SYM;
+			sd = od;
+		} else if (scn == btfscn) {
+			od->d_buf = btf_raw;
+			od->d_size = btf_size;
+			sh.sh_size = btf_size;
+		}
+		sh.sh_offset = 0;
+		if (!gelf_update_shdr(os, &sh)) {
+			ret = bfail(b, "section %zu: libelf: %s", k, elf_errmsg(-1));
+			goto out;
+		}
+	}
+
+	/* the data section, last */
+	scn = elf_newscn(out);
 	if (!scn || !(d = elf_newdata(scn)) || !gelf_getshdr(scn, &sh)) {
 		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
 		goto out;
@@ -535,13 +599,13 @@ static int rewrite_elf(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
 	d->d_size = b->data_size;
 	d->d_align = 8;
 	d->d_type = ELF_T_BYTE;
-	sh.sh_name = idx;
+	sh.sh_name = name_idx;
 	sh.sh_type = SHT_PROGBITS;
 	sh.sh_flags = SHF_ALLOC;
 	sh.sh_addralign = 8;
 	sh.sh_size = b->data_size;
 	gelf_update_shdr(scn, &sh);
-	idx = elf_ndxscn(scn);
+	new_idx = elf_ndxscn(scn);
 
 	/* the externs' symbols, now defined in it */
 	for (i = 0; i < b->nr_ext; i++) {
@@ -552,26 +616,16 @@ static int rewrite_elf(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
 			ret = bfail(b, "%s: no symbol", e->name);
 			goto out;
 		}
-		sym.st_shndx = idx;
+		sym.st_shndx = new_idx;
 		sym.st_value = e->off;
 		sym.st_size = e->size;
 		sym.st_info = GELF_ST_INFO(GELF_ST_BIND(sym.st_info), STT_OBJECT);
 		gelf_update_sym(sd, e->sym, &sym);
 	}
-	elf_flagdata(sd, ELF_C_SET, ELF_F_DIRTY);
-
-	d = elf_getdata(btfscn, NULL);
-	if (!d) {
-		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
-		goto out;
-	}
-	d->d_buf = btf_raw;
-	d->d_size = btf_size;
-	elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
 
 	/* lay out first: a hostile alignment must not make a huge file */
 	{
-		off_t sz = elf_update(elf, ELF_C_NULL);
+		off_t sz = elf_update(out, ELF_C_NULL);
 
 		if (sz < 0 || (uint64_t)sz > 2 * (uint64_t)b->obj_size + (1u << 20)) {
 			ret = bfail(b, "the rewritten object would take %lld bytes (section alignments?)",
@@ -579,14 +633,16 @@ static int rewrite_elf(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
 			goto out;
 		}
 	}
-	if (elf_update(elf, ELF_C_WRITE) < 0) {
+	if (elf_update(out, ELF_C_WRITE) < 0) {
 		ret = bfail(b, "libelf: writing: %s", elf_errmsg(-1));
 		goto out;
 	}
 	ret = 0;
 out:
-	elf_end(elf);
+	elf_end(out);
+	elf_end(in);
 	free(names);
+	free(syms);
 	return ret;
 }
 
@@ -669,11 +725,11 @@ struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
 		goto out;
 	btf_raw = new_btf(&b, &btf_size);
 	f = tmpfile();
-	if (!btf_raw || !f || fwrite(buf, 1, size, f) != size || fflush(f)) {
+	if (!btf_raw || !f) {
 		bfail(&b, "out of memory or temporary file: %s", strerror(errno));
 		goto out;
 	}
-	if (rewrite_elf(&b, fileno(f), btf_raw, btf_size))
+	if (rewrite_elf(&b, buf, size, fileno(f), btf_raw, btf_size))
 		goto out;
 	len = lseek(fileno(f), 0, SEEK_END);
 	img = len > 0 ? malloc(len) : NULL;

@@ -106,5 +106,6 @@ vm_apt_update() {
 vm_apt_stamp() {
 	local l=/var/lib/apt/lists
 	[ "$VM_APT_SUITE" = system ] || l=$VM_APT_LISTS
-	stat -c %Y "$l"/*Packages* 2>/dev/null | sort -n | tail -n1
+	# (no lists yet on a new machine: nothing, and not a failure)
+	{ stat -c %Y "$l"/*Packages* 2>/dev/null || true; } | sort -n | tail -n1
 }
