@@ -51,8 +51,17 @@ TARGET_HELP
 "                   target's values and prune branches as on the target\n"
 "                   (default with --archive: the release taken from it)\n"
 "  --kconfig FILE   the target's kernel config, for CONFIG_* externs\n"
+"  --no-kernel-btf  the target kernel has no BTF of its own (the --btf or\n"
+"                   archive BTF stands in for it): fentry/fexit/fmod_ret/\n"
+"                   lsm/iter/tp_btf programs cannot attach there\n"
+"What a tool's user space decides when it loads OBJ (the options of\n"
+"relocore run; programs it does not load are not listed; .rodata values\n"
+"(--set) are accepted and not used to prune branches; fentry/kprobe and\n"
+"tp_btf/raw_tp twins are decided as relocore run decides them):\n"
+LOAD_HELP
 "  --json           {\"object\",\"kernels\":[{\"release\",\"target\",\"programs\":\n"
-"                   [{\"name\",\"section\",\"ok\",\"problems\":[{\"kind\",\"detail\"}]}]}]}\n"
+"                   [{\"name\",\"section\",\"ok\",\"problems\":[{\"kind\",\"detail\"}]}],\n"
+"                   \"not_loaded\":[{\"name\",\"section\"}]}]}\n"
 "  -h, --help       this text\n"
 "\n"
 "Exit status: 0 every program ok everywhere, 1 not, 2 bad input.\n");
@@ -62,7 +71,21 @@ struct kernel {
 	char *release;		/* NULL when the target has none (--btf) */
 	char *target;
 	struct rc_check *res;
+	struct rc_check *all;	/* every program, as if no option were given:
+				 * those not in res are not loaded */
 };
+
+/* Is program @i of k->all left out of k->res (not loaded)? */
+static bool not_loaded(const struct kernel *k, int i)
+{
+	int j;
+
+	for (j = 0; j < k->res->nr_progs; j++)
+		if (!strcmp(k->res->progs[j].name, k->all->progs[i].name) &&
+		    !strcmp(k->res->progs[j].section, k->all->progs[i].section))
+			return false;
+	return true;
+}
 
 static void print_text(const char *obj, const struct kernel *k)
 {
@@ -78,6 +101,10 @@ static void print_text(const char *obj, const struct kernel *k)
 			printf("       %s: %s\n", rc_check_kind_str(p->problems[j].kind),
 			       p->problems[j].detail);
 	}
+	for (i = 0; i < k->all->nr_progs; i++)
+		if (not_loaded(k, i))
+			printf("  --   %s (%s): not loaded (the load options, or its fentry/kprobe or tp_btf/raw_tp twin is)\n",
+			       k->all->progs[i].name, k->all->progs[i].section);
 	if (!k->res->nr_progs)
 		printf("  (no programs)\n");
 	for (i = 0; i < k->res->nr_undecided; i++)
@@ -118,9 +145,54 @@ static void print_json(const char *obj, const struct kernel *ks, int nk)
 			}
 			printf("]}");
 		}
+		printf("],\"not_loaded\":[");
+		for (i = 0, j = 0; i < k->all->nr_progs; i++) {
+			if (!not_loaded(k, i))
+				continue;
+			printf("%s{\"name\":", j++ ? "," : "");
+			cli_json_str(stdout, k->all->progs[i].name);
+			printf(",\"section\":");
+			cli_json_str(stdout, k->all->progs[i].section);
+			printf("}");
+		}
 		printf("]}");
 	}
 	printf("]}\n");
+}
+
+/* what user space does at load time: the load options (load_opts.c) */
+static struct rc_check_opts check_opts = { sizeof(check_opts), .pick_alternatives = true };
+static const char *names_buf[4 * LOAD_MAX_OPTS];
+
+/* "NAME=..." entries -> their NAMEs, appended to @list from names_buf */
+static size_t names_of(const char *const *arr, int n, size_t *used)
+{
+	size_t start = *used;
+	int i;
+
+	for (i = 0; i < n && *used < sizeof(names_buf) / sizeof(names_buf[0]); i++)
+		names_buf[(*used)++] = strndup(arr[i], strcspn(arr[i], "="));
+	return *used - start;
+}
+
+static void set_check_opts(const struct load_opts *l)
+{
+	size_t used = 0, n;
+
+	check_opts.no_autoload = l->no_autoload;
+	check_opts.nr_no_autoload = l->nr_no_autoload;
+	check_opts.attach_target = l->attach_target;
+	check_opts.nr_attach_target = l->nr_attach_target;
+	check_opts.optional = l->optional;
+	check_opts.nr_optional = l->nr_optional;
+	check_opts.sized_maps = names_buf;
+	check_opts.nr_sized_maps = names_of(l->map_size, l->nr_map_size, &used);
+	check_opts.user_attached = names_buf + used;
+	n = names_of(l->uprobe, l->nr_uprobe, &used);
+	n += names_of(l->perf_event, l->nr_perf_event, &used);
+	n += names_of(l->no_autoattach, l->nr_no_autoattach, &used);
+	n += names_of(l->if_present, l->nr_if_present, &used);
+	check_opts.nr_user_attached = n;
 }
 
 static int add_kernel(struct kernel **ks, int *nk, const struct rc_object *obj,
@@ -138,8 +210,9 @@ static int add_kernel(struct kernel **ks, int *nk, const struct rc_object *obj,
 	memset(k, 0, sizeof(*k));
 	if (!kc.release)
 		kc.release = release;
-	k->res = rc_check_object(obj, t, &kc, &err);
-	if (!k->res) {
+	k->res = rc_check_object_opts(obj, t, &kc, &check_opts, &err);
+	k->all = k->res ? rc_check_object(obj, t, &kc, &err) : NULL;
+	if (!k->res || !k->all) {
 		fprintf(stderr, "relocore check: %s\n", err.msg);
 		return -1;
 	}
@@ -228,15 +301,18 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		TARGET_LONGOPTS,
+		LOAD_LONGOPTS,
 		{ "all", no_argument, NULL, 'a' },
 		{ "kernel-release", required_argument, NULL, 'K' },
 		{ "kconfig", required_argument, NULL, 'k' },
 		{ "object", required_argument, NULL, 'O' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "no-kernel-btf", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct target_opts t = { 0 };
+	static struct load_opts l;
 	struct rc_kconfig kc = { 0 };
 	const char *kconfig = NULL, *select = NULL;
 	char *text = NULL;
@@ -248,6 +324,8 @@ int cmd_check(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		r = target_opt(&t, c, optarg);
+		if (!r)
+			r = load_opt(&l, c, optarg);
 		if (r < 0)
 			return 2;
 		if (r)
@@ -258,10 +336,12 @@ int cmd_check(int argc, char **argv)
 		case 'k': kconfig = optarg; break;
 		case 'O': select = optarg; break;
 		case 'j': json = true; break;
+		case 'N': check_opts.no_kernel_btf = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	set_check_opts(&l);
 	if (optind >= argc) {
 		fprintf(stderr, "relocore check: expected an object file\n");
 		usage(stderr);
@@ -313,6 +393,7 @@ out:
 			free(objs[o].ks[i].release);
 			free(objs[o].ks[i].target);
 			rc_check_free(objs[o].ks[i].res);
+			rc_check_free(objs[o].ks[i].all);
 		}
 		free(objs[o].ks);
 		rc_object_free(objs[o].obj);

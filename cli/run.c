@@ -23,14 +23,13 @@
 #include "relocore.h"
 
 #define LOG_LINES 64
-#define MAX_SETS 16
+#define MAX_LINKS 1024
 
 struct run_opts {
 	const char *obj, *event_type;
 	const char *object;	/* --object N|NAME: the embedded object */
 	struct target_opts t;
-	const char *sets[MAX_SETS];
-	int nr_sets;
+	struct load_opts l;
 	double duration;
 	bool json, verbose, no_maps;
 	char **cmd;
@@ -114,7 +113,11 @@ TARGET_HELP
 "                     the limit after which COMMAND is killed)\n"
 "  --event-type NAME  BTF struct of the buffer events (default: struct\n"
 "                     <OBJ name>_event, else struct event, in OBJ's BTF)\n"
-"  --set VAR=VALUE    set an integer global (.rodata/.data/.bss) before load\n"
+LOAD_HELP
+"  When OBJ holds fentry and kprobe (fexit and kretprobe, tp_btf and raw_tp)\n"
+"  programs for the same event and no option picks, the BTF one is attached\n"
+"  if the kernel can attach it, else the other, as libbpf-tools do; said\n"
+"  on stderr.\n"
 "  --no-maps          do not print map contents at the end\n"
 "  --json             one JSON object per line\n"
 "  -v, --verbose      libbpf's messages on stderr\n");
@@ -127,7 +130,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "event-type", required_argument, NULL, 'e' },
 		{ "object", required_argument, NULL, 'O' },
-		{ "set", required_argument, NULL, 's' },
+		LOAD_LONGOPTS,
 		{ "no-maps", no_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -141,6 +144,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
 		r = target_opt(&o->t, c, optarg);
+		if (!r)
+			r = load_opt(&o->l, c, optarg);
 		if (r < 0)
 			return -1;
 		if (r)
@@ -149,11 +154,6 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case 'd': o->duration = atof(optarg); break;
 		case 'e': o->event_type = optarg; break;
 		case 'O': o->object = optarg; break;
-		case 's':
-			if (o->nr_sets == MAX_SETS || !strchr(optarg, '='))
-				return -1;
-			o->sets[o->nr_sets++] = optarg;
-			break;
 		case 'M': o->no_maps = true; break;
 		case 'j': o->json = true; break;
 		case 'v': o->verbose = true; break;
@@ -173,52 +173,6 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	if (o->duration <= 0)
 		o->duration = 5;
 	return 0;
-}
-
-/* Write integer @val into global @name of the object's data sections. */
-static int set_global(struct bpf_object *obj, const char *assign)
-{
-	const struct btf *btf = bpf_object__btf(obj);
-	char name[128];
-	const char *eq = strchr(assign, '=');
-	long long val = strtoll(eq + 1, NULL, 0);
-	struct bpf_map *map;
-	uint32_t i, n = btf ? btf__type_cnt(btf) : 0;
-
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - assign), assign);
-	for (i = 1; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-		const struct btf_var_secinfo *vs;
-		const char *sec;
-		int k;
-
-		if (!btf_is_datasec(t))
-			continue;
-		sec = btf__name_by_offset(btf, t->name_off);
-		vs = btf_var_secinfos(t);
-		for (k = 0; k < btf_vlen(t); k++, vs++) {
-			const struct btf_type *v = btf__type_by_id(btf, vs->type);
-
-			if (!btf_is_var(v) || strcmp(btf__name_by_offset(btf, v->name_off), name))
-				continue;
-			bpf_object__for_each_map(map, obj) {
-				const char *mn = bpf_map__name(map);
-				const char *dot = strchr(mn, '.');
-				size_t sz;
-				char *data;
-
-				if (!bpf_map__is_internal(map) || !dot || strcmp(dot, sec))
-					continue;
-				data = (char *)bpf_map__initial_value(map, &sz);
-				if (!data || vs->offset + vs->size > sz || vs->size > 8)
-					return -EINVAL;
-				memcpy(data + vs->offset, &val, vs->size);	/* little-endian */
-				return 0;
-			}
-		}
-	}
-	fprintf(stderr, "relocore run: no global variable '%s' in the object\n", name);
-	return -ENOENT;
 }
 
 struct ctx {
@@ -351,6 +305,17 @@ static void explain_load_failure(const struct rc_object *robj)
 	struct utsname u;
 	int shown = 0;
 
+	/* the headline: libbpf's last word on a program, else its last line */
+	for (i = 0; i < LOG_LINES; i++) {
+		const char *l = logbuf.line[(logbuf.next - 1 - (int)i + LOG_LINES) % LOG_LINES];
+
+		if (l && strstr(l, "prog '") && (strstr(l, "failed") || strstr(l, "error"))) {
+			fprintf(stderr, "relocore run: loading failed: %s\n", l);
+			break;
+		}
+	}
+	if (i == LOG_LINES)
+		fprintf(stderr, "relocore run: loading failed: the kernel or libbpf refused the object\n");
 	fprintf(stderr, "relocore run: the kernel refused the program; libbpf and verifier log tail:\n");
 	log_tail(24);
 	if (!log_has("unknown#195896080") && !log_has("0xbad2310"))
@@ -372,14 +337,14 @@ static void explain_load_failure(const struct rc_object *robj)
 		fprintf(stderr, "relocore run: (no poisoned relocation in this object)\n");
 }
 
-static int load_and_run(const struct run_opts *o, const struct rc_object *robj,
+static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 			void *image, size_t size)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = NULL);
 	struct ring_buffer *rb = NULL;
 	struct perf_buffer *pbs[8] = { 0 };
 	int nr_pb = 0, i, ret = 1, nr_links = 0;
-	struct bpf_link *links[64];
+	static struct bpf_link *links[MAX_LINKS];
 	struct bpf_program *prog;
 	struct bpf_object *obj;
 	struct bpf_map *map;
@@ -394,13 +359,32 @@ static int load_and_run(const struct run_opts *o, const struct rc_object *robj,
 		log_tail(8);
 		return 1;
 	}
-	for (i = 0; i < o->nr_sets; i++)
-		if (set_global(obj, o->sets[i]))
-			goto out;
+	if (load_opts_prepare(&o->l, obj, o->obj))
+		goto out;
+	load_pick_alternatives(&o->l, obj, o->json);
+	if (load_opts_btf_targets(&o->l, obj))
+		goto out;
 	if (bpf_object__load(obj)) {
 		explain_load_failure(robj);
 		goto out;
 	}
+	if (o->json)	/* what the kernel holds: name and tag of each program */
+		bpf_object__for_each_program(prog, obj) {
+			struct bpf_prog_info info = { 0 };
+			uint32_t len = sizeof(info), k;
+
+			if (!bpf_program__autoload(prog) ||
+			    bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+				continue;
+			printf("{\"program\":");
+			cli_json_str(stdout, bpf_program__name(prog));
+			printf(",\"section\":");
+			cli_json_str(stdout, bpf_program__section_name(prog));
+			printf(",\"tag\":\"");
+			for (k = 0; k < sizeof(info.tag); k++)
+				printf("%02x", info.tag[k]);
+			printf("\"}\n");
+		}
 	c.btf = bpf_object__btf(obj);
 	c.event_id = c.btf ? find_event_type(c.btf, o->event_type, o->obj) : 0;
 	if (o->event_type && !c.event_id)
@@ -408,20 +392,23 @@ static int load_and_run(const struct run_opts *o, const struct rc_object *robj,
 			o->event_type);
 
 	bpf_object__for_each_program(prog, obj) {
-		struct bpf_link *l;
+		const char *why;
+		int n;
 
-		if (!bpf_program__autoload(prog))
+		if (!bpf_program__autoload(prog) || load_no_autoattach(&o->l, prog))
 			continue;
-		l = bpf_program__attach(prog);
-		if (!l) {
+		n = load_opts_attach(&o->l, prog, links + nr_links, MAX_LINKS - nr_links, &why);
+		if (n < -1)		/* some perf events attached before one failed */
+			nr_links += -n - 1;
+		if (n < 0) {
 			fprintf(stderr, "relocore run: cannot attach %s (section %s): %s\n",
 				bpf_program__name(prog), bpf_program__section_name(prog),
-				strerror(errno));
-			log_tail(4);
+				why ? why : strerror(errno));
+			if (!why)
+				log_tail(4);
 			goto out;
 		}
-		if (nr_links < 64)
-			links[nr_links++] = l;
+		nr_links += n;
 	}
 	bpf_object__for_each_map(map, obj) {
 		if (bpf_map__type(map) == BPF_MAP_TYPE_RINGBUF) {

@@ -38,6 +38,10 @@
 
 #define POISON_IMM 0xbad2310
 #define NREGS 11
+#define CTX_PTR 0xffff		/* rstate.ptr[]: the program's context */
+#define EXT_PTR 0xfffe		/* rstate.ptr[]: an extern variable */
+#define SCALAR_ARG 0xfffd	/* rstate.ptr[]: a typed context's scalar
+				 * argument (never a pointer to read through) */
 
 struct sec {
 	const char *name;
@@ -83,12 +87,42 @@ struct ctx {
 		uint16_t known;
 		uint64_t v[NREGS];
 		uint16_t ptr[NREGS];
+		/* registers holding a value fixed at load time that check
+		 * does not know (read through an extern: .kconfig, __ksym):
+		 * the verifier prunes on it, so what a branch on it leads to
+		 * is "uncertain" here */
+		uint16_t lconst;
+		bool uncertain;
 	} **st;
 	struct work { size_t sec, idx; } *wl;
 	size_t nwl, capwl;
 	struct rc_check_prog *prog;	/* being checked */
+	/* the program's reads of its context (r1 at entry) on certain paths:
+	 * the end of the farthest one and its instruction */
+	int64_t ctx_hi;
+	size_t ctx_hi_sec, ctx_hi_idx;
+	/* a BTF-typed context (fentry/fexit/tp_btf): which of its u64 slots
+	 * hold a scalar on the target, and the first read through one */
+	uint32_t scalar_args;
+	bool typed_ctx, scalar_deref;
+	size_t scalar_idx;
+	int scalar_arg;
 	bool no_funcs;			/* target has no FUNC: attach undecided */
+	const struct rc_check_opts *opts;	/* never NULL */
+	/* the target's config says it has no BPF trampolines on ftrace
+	 * (no CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: arm64 before 6.4) */
+	bool no_trampolines;
 };
+
+static bool listed(const char *const *list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] && !strcmp(list[i], name))
+			return true;
+	return false;
+}
 
 static const char *const kind_names[] = {
 	[RC_CHECK_RELOCATION] = "relocation",
@@ -159,6 +193,47 @@ static bool target_has(const struct ctx *c, const char *name, int kind,
 			return true;
 		}
 	return false;
+}
+
+/* @name of @kind in vmlinux or a module BTF: its type and BTF, or NULL */
+static const struct btf_type *target_type(const struct ctx *c, const char *name, int kind,
+					  const struct btf **in)
+{
+	int i, id;
+
+	if (c->vml && (id = btf__find_by_name_kind(c->vml, name, kind)) > 0) {
+		*in = c->vml;
+		return btf__type_by_id(c->vml, id);
+	}
+	for (i = 0; i < c->tg->nr_mods; i++)
+		if (c->tg->mods[i].btf &&
+		    (id = btf__find_by_name_kind(c->tg->mods[i].btf, name, kind)) > 0) {
+			*in = c->tg->mods[i].btf;
+			return btf__type_by_id(c->tg->mods[i].btf, id);
+		}
+	return NULL;
+}
+
+/* The number of parameters of FUNC (or of the FUNC_PROTO a typedef points
+ * to) @name of @kind in the target, or -1 */
+static int target_nr_params(const struct ctx *c, const char *name, int kind)
+{
+	const struct btf *b;
+	const struct btf_type *t = target_type(c, name, kind, &b);
+
+	if (t && kind == BTF_KIND_TYPEDEF) {	/* btf_trace_X: PTR -> FUNC_PROTO */
+		t = rc_type(b, t->type);
+		if (t && btf_is_ptr(t))
+			t = rc_type(b, t->type);
+	} else if (t) {
+		t = rc_type(b, t->type);
+	}
+	if (!t || !btf_is_func_proto(t))
+		return -1;
+	/* a trailing void parameter: variable arguments, not one */
+	if (btf_vlen(t) && !btf_params(t)[btf_vlen(t) - 1].type)
+		return btf_vlen(t) - 1;
+	return btf_vlen(t);
 }
 
 static const struct btf_type *target_enum(const struct ctx *c, const char *ename)
@@ -367,13 +442,18 @@ static int push(struct ctx *c, size_t sec, size_t idx, const struct rstate *in)
 		*s = *in;
 		s->seen = true;
 	} else {
+		bool was = s->uncertain;
+		uint16_t lc = s->lconst;
+
 		old = s->known;
 		for (r = 0; r < NREGS; r++)
 			if ((s->known & (1u << r)) &&
 			    (!(in->known & (1u << r)) || in->v[r] != s->v[r] ||
 			     in->ptr[r] != s->ptr[r]))
 				s->known &= ~(1u << r);
-		if (s->known == old)
+		s->lconst |= in->lconst;
+		s->uncertain |= in->uncertain;
+		if (s->known == old && s->lconst == lc && s->uncertain == was)
 			return 0;
 	}
 	if (c->nwl == c->capwl) {
@@ -409,6 +489,7 @@ static void set(struct rstate *s, int r, uint64_t v)
 	s->known |= 1u << r;
 	s->v[r] = v;
 	s->ptr[r] = 0;
+	s->lconst &= ~(1u << r);
 }
 
 static void set_ptr(struct rstate *s, int r, uint16_t sec, uint64_t off)
@@ -418,6 +499,7 @@ static void set_ptr(struct rstate *s, int r, uint16_t sec, uint64_t off)
 	s->known |= 1u << r;
 	s->v[r] = off;
 	s->ptr[r] = sec;
+	s->lconst &= ~(1u << r);
 }
 
 static bool is_ptr(const struct rstate *s, int r)
@@ -427,8 +509,23 @@ static bool is_ptr(const struct rstate *s, int r)
 
 static void unset(struct rstate *s, int r)
 {
-	if (r < NREGS)
+	if (r < NREGS) {
 		s->known &= ~(1u << r);
+		s->lconst &= ~(1u << r);
+	}
+}
+
+/* @r holds an unknown load-time constant */
+static void set_lconst(struct rstate *s, int r)
+{
+	unset(s, r);
+	if (r < NREGS)
+		s->lconst |= 1u << r;
+}
+
+static bool is_lconst(const struct rstate *s, int r)
+{
+	return r < NREGS && (s->lconst & (1u << r));
 }
 
 /* The instruction's 32-bit immediate as relocated. */
@@ -583,6 +680,10 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 				 * symbol's offset to the immediate */
 				set_ptr(&s, dst, sym->shndx,
 					sym->value + (uint32_t)in->imm);
+			} else if (sym && !src && sym->shndx == SHN_UNDEF) {
+				/* an extern variable (.kconfig, __ksym): its
+				 * value is fixed when the object loads */
+				set_ptr(&s, dst, EXT_PTR, 0);
 			} else if (!sym && !src) {
 				v = r && r->d.outcome == RC_OK ? r->d.new_val :
 				    ((uint64_t)(uint32_t)in[1].imm << 32) | (uint32_t)in->imm;
@@ -596,8 +697,39 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 		static const int sizes[] = { [BPF_W >> 3] = 4, [BPF_H >> 3] = 2,
 					     [BPF_B >> 3] = 1, [BPF_DW >> 3] = 8 };
 		int sz = sizes[BPF_SIZE(in->code) >> 3];
-		const struct sec *d = is_ptr(&s, src) ? &c->secs[s.ptr[src]] : NULL;
+		const struct sec *d = is_ptr(&s, src) && s.ptr[src] < c->nsecs ?
+				      &c->secs[s.ptr[src]] : NULL;
 		int64_t off = d ? (int64_t)s.v[src] + in->off : -1;
+
+		if (is_ptr(&s, src) && s.ptr[src] == CTX_PTR) {
+			/* the offset as relocated (a field's byte offset) */
+			int16_t ioff = r && r->d.outcome == RC_OK ? (int16_t)r->d.new_val : in->off;
+			int64_t at = (int64_t)s.v[src] + ioff, end = at + sz;
+
+			if (!s.uncertain && BPF_MODE(in->code) == BPF_MEM && end > c->ctx_hi) {
+				c->ctx_hi = end;
+				c->ctx_hi_sec = sec;
+				c->ctx_hi_idx = idx;
+			}
+			unset(&s, dst);
+			if (c->typed_ctx && sz == 8 && at >= 0 && at % 8 == 0 && at / 8 < 32 &&
+			    (c->scalar_args & (1u << (at / 8))))
+				set_ptr(&s, dst, SCALAR_ARG, at / 8);
+			return push(c, sec, idx + 1, &s);
+		}
+		if (is_ptr(&s, src) && s.ptr[src] == SCALAR_ARG) {
+			if (!s.uncertain && !c->scalar_deref) {
+				c->scalar_deref = true;
+				c->scalar_idx = idx;
+				c->scalar_arg = (int)s.v[src];
+			}
+			unset(&s, dst);
+			return push(c, sec, idx + 1, &s);
+		}
+		if (is_ptr(&s, src) && s.ptr[src] == EXT_PTR) {
+			set_lconst(&s, dst);
+			return push(c, sec, idx + 1, &s);
+		}
 
 		/* a load from a frozen read-only map: its value is known */
 		if (d && BPF_MODE(in->code) == BPF_MEM && off >= 0 &&
@@ -631,6 +763,9 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 		    is_ptr(&s, src))
 			set_ptr(&s, dst, s.ptr[src], s.v[src]);
 		else if (is64 && (op == BPF_ADD || op == BPF_SUB) && is_ptr(&s, dst) &&
+			 s.ptr[dst] == SCALAR_ARG)
+			;	/* still that argument (v: its index) */
+		else if (is64 && (op == BPF_ADD || op == BPF_SUB) && is_ptr(&s, dst) &&
 			 have_b)
 			set_ptr(&s, dst, s.ptr[dst],
 				op == BPF_ADD ? s.v[dst] + b : s.v[dst] - b);
@@ -639,6 +774,12 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 		else if (op != BPF_MOV && op != BPF_END && !in->off && have_b &&
 			 known(&s, dst) && alu(op, s.v[dst], b, is64, &v))
 			set(&s, dst, v);
+		else if (!is_ptr(&s, dst) &&
+			 ((BPF_SRC(in->code) == BPF_X && is_lconst(&s, src) &&
+			   (op == BPF_MOV || known(&s, dst) || is_lconst(&s, dst))) ||
+			  (op != BPF_MOV && is_lconst(&s, dst) &&
+			   (BPF_SRC(in->code) == BPF_K || known(&s, src) || is_lconst(&s, src)))))
+			set_lconst(&s, dst);	/* still fixed at load time */
 		else
 			unset(&s, dst);
 		return push(c, sec, idx + 1, &s);
@@ -651,8 +792,20 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 
 		if (op == BPF_CALL) {
 			if (src == BPF_PSEUDO_CALL) {
+				/* the callee gets the arguments r1-r5 (the
+				 * context among them) */
+				struct rstate cs = { 0 };
+				int k;
+
+				for (k = 1; k <= 5; k++) {
+					cs.known |= s.known & (1u << k);
+					cs.lconst |= s.lconst & (1u << k);
+					cs.v[k] = s.v[k];
+					cs.ptr[k] = s.ptr[k];
+				}
+				cs.uncertain = s.uncertain;
 				if (call_target(c, sec, idx, true, &ts, &ti) &&
-				    (ret = push_entry(c, ts, ti)))
+				    (ret = push(c, ts, ti, &cs)))
 					return ret;
 			} else if (src == 0 && c->helpers && !rel_at(c, S, idx) &&
 				   in->imm != (int32_t)POISON_IMM &&
@@ -673,6 +826,11 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 		    (known(&s, src) ? s.v[src] : 0);
 		taken = known(&s, dst) && (BPF_SRC(in->code) == BPF_K || known(&s, src)) ?
 			cond(op, s.v[dst], b, is64) : -1;
+		/* decided at load by a value check does not know: the
+		 * verifier walks one side only, check cannot say which */
+		if (taken < 0 && (is_lconst(&s, dst) ||
+				  (BPF_SRC(in->code) == BPF_X && is_lconst(&s, src))))
+			s.uncertain = true;
 		if (taken != 0 && (ret = push(c, sec, idx + 1 + in->off, &s)))
 			return ret;
 		if (taken != 1)
@@ -692,7 +850,15 @@ static int walk(struct ctx *c, size_t sec, size_t entry)
 		if (c->secs[i].exec)
 			memset(c->st[i], 0, c->secs[i].n * sizeof(**c->st));
 	c->nwl = 0;
-	ret = push_entry(c, sec, entry);
+	c->ctx_hi = 0;
+	c->scalar_deref = false;
+	{
+		struct rstate st = { 0 };
+
+		if (c->nsecs < EXT_PTR)
+			set_ptr(&st, 1, CTX_PTR, 0);	/* r1: the context */
+		ret = push(c, sec, entry, &st);
+	}
 	while (!ret && c->nwl) {
 		struct work w = c->wl[--c->nwl];
 
@@ -933,8 +1099,32 @@ static int check_attach(struct ctx *c, const char *secname)
 					   "attach type %s (section %s) is not in this kernel's enum bpf_attach_type",
 					   pt, secname);
 	}
+	/* what user space must attach: uprobes and USDT probes of a binary
+	 * the section does not name, perf events it opens */
+	if (!strncmp(d->prefix, "uprobe", 6) || !strncmp(d->prefix, "uretprobe", 9) ||
+	    !strcmp(d->prefix, "usdt")) {
+		bool usdt = !strcmp(d->prefix, "usdt");
+
+		if (tgt && strchr(tgt, ':'))
+			return 0;
+		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
+				   "needs %s from user space (section '%s' names no BINARY:%s)",
+				   usdt ? "a USDT probe of a running process" : "a binary and function",
+				   secname, usdt ? "PROVIDER:NAME" : "FUNC");
+	}
+	if (!strcmp(d->prefix, "perf_event"))
+		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
+				   "needs perf events opened by user space (perf_event_open per CPU; relocore run --perf-event)");
 	if (d->how == AT_NONE)
 		return 0;
+	if (c->no_trampolines && d->how == AT_FUNC && strncmp(d->prefix, "iter", 4))
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "%s: the target's config has no CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: no BPF trampoline can attach to a kernel function (ENOTSUPP at attach)",
+				   secname);
+	if (c->opts->no_kernel_btf && (d->how == AT_FUNC || !strncmp(d->prefix, "tp_btf", 6)))
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
+				   "%s: attaches through the kernel's own BTF, and the target kernel has none (its BTF here is a stand-in: --no-kernel-btf)",
+				   secname);
 	if (!tgt)
 		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
 				   "needs an attach target from user space (section '%s' names none)",
@@ -1047,7 +1237,8 @@ static int check_maps(struct ctx *c, struct rc_check_prog *p)
 		}
 		for (k = 0; k < sizeof(self_sized) / sizeof(*self_sized); k++)
 			self |= has_type && type == self_sized[k];
-		if ((!has_max || !max) && !self) {
+		if ((!has_max || !max) && !self &&
+		    !(mname && listed(c->opts->sized_maps, c->opts->nr_sized_maps, mname))) {
 			ret = add_problem(p, RC_CHECK_MAP, true, -1,
 					  "map %s: needs max_entries from user space (bpf_map__set_max_entries before load): the object says 0",
 					  mname ? mname : "?");
@@ -1175,18 +1366,326 @@ static void ctx_free(struct ctx *c)
 	free(c->wl);
 }
 
+/*
+ * What the program reads of its context against what the target gives it:
+ * fentry/fexit/fmod_ret one u64 per argument of the function (fexit and
+ * fmod_ret one more: the return value), tp_btf and raw_tp one per argument
+ * of the tracepoint (btf_trace_NAME, its first parameter is the probe's
+ * data), a tracepoint the record (syscalls: struct syscall_trace_enter
+ * with a long per argument of the syscall, struct syscall_trace_exit;
+ * others: struct trace_event_raw_NAME).  The verifier refuses a read past
+ * that at load (BTF-attached programs) or the kernel at attach (EACCES:
+ * the program's max_ctx_offset against the event's record).
+ */
+/* The FUNC_PROTO of @asec's BTF-typed context on the target (fentry,
+ * fexit, fmod_ret: the function's; tp_btf: the tracepoint's, whose first
+ * parameter is the probe's data), with the index of its first argument. */
+static const struct btf_type *ctx_proto(struct ctx *c, const char *asec, const struct btf **b,
+					int *first)
+{
+	const char *tgt;
+	const struct sec_def *d = find_def(asec, &tgt);
+	const struct btf_type *t;
+	char buf[300];
+
+	if (!d || !tgt || c->no_funcs)
+		return NULL;
+	if (d->how == AT_FUNC && (!strncmp(d->prefix, "fentry", 6) || !strncmp(d->prefix, "fexit", 5) ||
+				  !strncmp(d->prefix, "fmod_ret", 8))) {
+		t = target_type(c, tgt, BTF_KIND_FUNC, b);
+		*first = 0;
+		t = t ? rc_type(*b, t->type) : NULL;
+	} else if (!strcmp(d->prefix, "tp_btf")) {
+		rc_fmt(buf, sizeof(buf), "btf_trace_%s", tgt);
+		t = target_type(c, buf, BTF_KIND_TYPEDEF, b);
+		t = t ? rc_type(*b, t->type) : NULL;
+		t = t && btf_is_ptr(t) ? rc_type(*b, t->type) : NULL;
+		*first = 1;
+	} else {
+		return NULL;
+	}
+	return t && btf_is_func_proto(t) && btf_vlen(t) >= *first ? t : NULL;
+}
+
+static int ctx_bound_size(struct ctx *c, const char *asec);
+
+/* Before the walk: which context slots hold scalars on the target */
+static void ctx_types(struct ctx *c, const char *asec)
+{
+	const struct btf *b;
+	const struct btf_type *t;
+	int first, i;
+
+	c->typed_ctx = false;
+	c->scalar_args = 0;
+	t = ctx_proto(c, asec, &b, &first);
+	if (!t)
+		return;
+	c->typed_ctx = true;
+	for (i = first; i < btf_vlen(t) && i - first < 32; i++) {
+		const struct btf_type *a = rc_skip_mods_typedefs(b, btf_params(t)[i].type, NULL);
+
+		if (a && (btf_is_int(a) || btf_is_enum(a) || btf_kind(a) == BTF_KIND_ENUM64))
+			c->scalar_args |= 1u << (i - first);
+	}
+}
+
+static int ctx_bound(struct ctx *c, const char *asec)
+{
+	if (c->scalar_deref) {
+		const struct btf *b;
+		const struct btf_type *t;
+		int first;
+		char ty[128] = "";
+
+		t = ctx_proto(c, asec, &b, &first);
+		if (t && c->scalar_arg + first < btf_vlen(t)) {
+			const struct btf_param *pa = &btf_params(t)[c->scalar_arg + first];
+			const struct btf_type *at = rc_type(b, pa->type);
+			const char *pn = rc_name(b, pa->name_off), *tn = at ? rc_name(b, at->name_off) : NULL;
+
+			rc_fmt(ty, sizeof(ty), " (%s%s%s)", tn && *tn ? tn : "a scalar",
+			       pn && *pn ? " " : "", pn && *pn ? pn : "");
+		}
+		return add_problem(c->prog, RC_CHECK_ATTACH, false, (int)c->scalar_idx,
+				   "%s: insn #%zu reads memory through argument %d of the context, a scalar on the target%s: the verifier refuses the load (invalid mem access 'scalar')",
+				   asec, c->scalar_idx, c->scalar_arg, ty);
+	}
+	return ctx_bound_size(c, asec);
+}
+
+static int ctx_bound_size(struct ctx *c, const char *asec)
+{
+	const char *tgt, *pfx;
+	const struct sec_def *d = find_def(asec, &tgt);
+	const struct btf *b;
+	const struct btf_type *t;
+	char buf[300], what[300];
+	int64_t bound = -1;
+	int n;
+
+	if (!d || !tgt || c->ctx_hi <= 0 || c->no_funcs)
+		return 0;
+	pfx = d->prefix;
+	if (d->how == AT_FUNC && (!strcmp(pfx, "fentry") || !strcmp(pfx, "fentry.s") ||
+				  !strcmp(pfx, "fexit") || !strcmp(pfx, "fexit.s") ||
+				  !strncmp(pfx, "fmod_ret", 8))) {
+		bool entry = !strncmp(pfx, "fentry", 6);
+
+		n = target_nr_params(c, tgt, BTF_KIND_FUNC);
+		if (n >= 0) {
+			bound = 8 * (n + (entry ? 0 : 1));
+			rc_fmt(what, sizeof(what), "function %s takes %d argument%s%s", tgt, n,
+			       n == 1 ? "" : "s", entry ? "" : " (and the return value)");
+		}
+	} else if (!strcmp(pfx, "tp_btf") || !strcmp(pfx, "raw_tp") ||
+		   !strcmp(pfx, "raw_tracepoint")) {
+		rc_fmt(buf, sizeof(buf), "btf_trace_%s", tgt);
+		n = target_nr_params(c, buf, BTF_KIND_TYPEDEF);
+		if (n >= 1) {
+			bound = 8 * (n - 1);
+			rc_fmt(what, sizeof(what), "tracepoint %s has %d argument%s", tgt, n - 1,
+			       n == 2 ? "" : "s");
+		}
+	} else if (d->how == AT_TP && strchr(tgt, '/')) {
+		const char *name = strrchr(tgt, '/') + 1;
+
+		if (!strncmp(tgt, "syscalls/sys_enter_", 19)) {
+			t = target_type(c, "syscall_trace_enter", BTF_KIND_STRUCT, &b);
+			rc_fmt(buf, sizeof(buf), "__se_sys_%s", name + 10);
+			n = target_nr_params(c, buf, BTF_KIND_FUNC);
+			if (n < 0) {
+				rc_fmt(buf, sizeof(buf), "__do_sys_%s", name + 10);
+				n = target_nr_params(c, buf, BTF_KIND_FUNC);
+			}
+			if (t && n >= 0) {
+				bound = t->size + 8 * n;
+				rc_fmt(what, sizeof(what), "its record (struct syscall_trace_enter, %u bytes, and %d argument%s) is %lld bytes",
+				       t->size, n, n == 1 ? "" : "s", (long long)bound);
+			}
+		} else if (!strncmp(tgt, "syscalls/sys_exit_", 18)) {
+			t = target_type(c, "syscall_trace_exit", BTF_KIND_STRUCT, &b);
+			if (t) {
+				bound = t->size;
+				rc_fmt(what, sizeof(what), "its record (struct syscall_trace_exit) is %lld bytes",
+				       (long long)bound);
+			}
+		} else {
+			rc_fmt(buf, sizeof(buf), "trace_event_raw_%s", name);
+			t = target_type(c, buf, BTF_KIND_STRUCT, &b);
+			if (t) {
+				bound = t->size;
+				rc_fmt(what, sizeof(what), "its record (struct %s) is %lld bytes",
+				       buf, (long long)bound);
+			}
+		}
+	}
+	if (bound < 0 || c->ctx_hi <= bound)
+		return 0;
+	return add_problem(c->prog, RC_CHECK_ATTACH, false, (int)c->ctx_hi_idx,
+			   "%s: insn #%zu reads the context up to byte %lld, but %s: %s",
+			   asec, c->ctx_hi_idx, (long long)c->ctx_hi, what,
+			   d->how == AT_TP ? "the kernel refuses the attachment (EACCES)"
+					   : "the verifier refuses the load (invalid bpf_context access)");
+}
+
+static void prog_free(struct rc_check_prog *p)
+{
+	free(p->name);
+	free(p->section);
+	free(p->problems);
+}
+
+/* The section @p is checked as: its own, or with the attach target user
+ * space sets (PROG=FUNC[,FUNC...]: the first the target has) in @buf */
+static const char *effective_section(struct ctx *c, const char *name, const char *sec,
+				     char *buf, size_t n)
+{
+	const struct rc_check_opts *o = c->opts;
+	size_t nl = strlen(name), i, pl = strcspn(sec, "/");
+	const char *list = NULL;
+	char cand[256];
+
+	for (i = 0; i < o->nr_attach_target; i++)
+		if (!strncmp(o->attach_target[i], name, nl) && o->attach_target[i][nl] == '=')
+			list = o->attach_target[i] + nl + 1;
+	if (!list || !*list)
+		return sec;
+	while (*list) {
+		size_t cl = strcspn(list, ",");
+		struct rc_check_prog trial = { 0 };
+		struct rc_check_prog *saved = c->prog;
+		bool fits;
+
+		rc_fmt(cand, sizeof(cand), "%.*s", (int)cl, list);
+		rc_fmt(buf, n, "%.*s/%s", (int)pl, sec, cand);
+		c->prog = &trial;
+		check_attach(c, buf);
+		c->prog = saved;
+		fits = !trial.nr_problems;
+		prog_free(&trial);
+		if (fits || !list[cl])
+			return buf;	/* the first that fits, else the last */
+		list += cl + 1;
+	}
+	return buf;
+}
+
 static int check_one(struct ctx *c, struct rc_check *out, size_t sec,
 		     size_t entry, const char *name, const struct rc_result *res,
 		     size_t nres)
 {
+	const struct rc_check_opts *o = c->opts;
 	struct rc_check_prog *p;
-	int ret = add_prog(out, name, c->secs[sec].name);
+	const char *asec;
+	char buf[300];
+	int ret, i;
+	bool attach_problem = false;
 
+	if (listed(o->no_autoload, o->nr_no_autoload, name))
+		return 0;
+	ret = add_prog(out, name, c->secs[sec].name);
 	if (ret)
 		return ret;
 	p = c->prog = &out->progs[out->nr_progs - 1];
-	return refused_problems(c, res, nres, p) ?: object_problems(c, p) ?:
-	       check_attach(c, c->secs[sec].name) ?: walk(c, sec, entry);
+	asec = effective_section(c, name, c->secs[sec].name, buf, sizeof(buf));
+	ctx_types(c, asec);
+	ret = refused_problems(c, res, nres, p) ?: object_problems(c, p) ?:
+	      check_attach(c, asec) ?: walk(c, sec, entry) ?: ctx_bound(c, asec);
+	if (ret)
+		return ret;
+	/* user space attaches it itself: what the section says does not count */
+	if (listed(o->user_attached, o->nr_user_attached, name)) {
+		int k = 0;
+
+		for (i = 0; i < p->nr_problems; i++)	/* (reads past the context stay) */
+			if (p->problems[i].kind != RC_CHECK_ATTACH || p->problems[i].insn >= 0)
+				p->problems[k++] = p->problems[i];
+		p->nr_problems = k;
+		p->ok = !k;
+	}
+	for (i = 0; i < p->nr_problems; i++)
+		attach_problem |= p->problems[i].kind == RC_CHECK_ATTACH && !p->problems[i].needs;
+	/* loaded only where the target has its attach point */
+	if (attach_problem && listed(o->optional, o->nr_optional, name)) {
+		prog_free(p);
+		out->nr_progs--;
+	}
+	return 0;
+}
+
+/* fentry/fexit vs kprobe/kretprobe programs on the same functions, tp_btf
+ * vs raw_tp on the same tracepoints: the BTF kind stays if every program
+ * of it has no attach problem, else the other kind (rc_check_opts). */
+static int alt_class(const char *sec)
+{
+	static const struct { const char *p; int cls; } t[] = {
+		{ "fentry/", 1 }, { "fexit/", 1 }, { "kprobe/", 2 }, { "kretprobe/", 2 },
+		{ "tp_btf/", 3 }, { "raw_tp/", 4 }, { "raw_tracepoint/", 4 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strncmp(sec, t[i].p, strlen(t[i].p)))
+			return t[i].cls;
+	return 0;
+}
+
+static const char *alt_func(struct ctx *c, const struct rc_check_prog *p, char *buf, size_t n)
+{
+	const char *s = effective_section(c, p->name, p->section, buf, n);
+
+	return strchr(s, '/') + 1;
+}
+
+static void pick_alternatives(struct ctx *c, struct rc_check *out)
+{
+	int fam, i, j;
+
+	for (fam = 0; fam < 2; fam++) {	/* functions, then tracepoints */
+		int btf = fam ? 3 : 1, other = fam ? 4 : 2;
+		bool any = false, ok = true;
+		char bi[300], bj[300];
+
+		for (i = 0; i < out->nr_progs; i++) {
+			if (alt_class(out->progs[i].section) != btf)
+				continue;
+			for (j = 0; j < out->nr_progs; j++)
+				if (alt_class(out->progs[j].section) == other &&
+				    !strcmp(alt_func(c, &out->progs[i], bi, sizeof(bi)),
+					    alt_func(c, &out->progs[j], bj, sizeof(bj))))
+					break;
+			if (j == out->nr_progs)
+				continue;
+			any = true;
+			/* (an attach point missing; not a read past the
+			 * context, insn >= 0: the kernel attaches, then refuses) */
+			for (j = 0; j < out->progs[i].nr_problems; j++)
+				ok &= out->progs[i].problems[j].kind != RC_CHECK_ATTACH ||
+				      out->progs[i].problems[j].insn >= 0;
+		}
+		if (!any)
+			continue;
+		/* drop the losing kind on the functions both kinds trace */
+		for (i = 0; i < out->nr_progs; i++) {
+			int cls = alt_class(out->progs[i].section);
+			bool twin = false;
+
+			if (cls != (ok ? other : btf))
+				continue;
+			for (j = 0; j < out->nr_progs && !twin; j++)
+				twin = alt_class(out->progs[j].section) == (ok ? btf : other) &&
+				       !strcmp(alt_func(c, &out->progs[i], bi, sizeof(bi)),
+					       alt_func(c, &out->progs[j], bj, sizeof(bj)));
+			if (!twin)
+				continue;
+			prog_free(&out->progs[i]);
+			memmove(&out->progs[i], &out->progs[i + 1],
+				sizeof(out->progs[0]) * (out->nr_progs - i - 1));
+			out->nr_progs--;
+			i--;
+		}
+	}
 }
 
 struct rc_check *rc_check_object(const struct rc_object *obj,
@@ -1194,7 +1693,18 @@ struct rc_check *rc_check_object(const struct rc_object *obj,
 				 const struct rc_kconfig *kc,
 				 struct rc_error *err)
 {
-	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_vmlinux(target) };
+	return rc_check_object_opts(obj, target, kc, NULL, err);
+}
+
+struct rc_check *rc_check_object_opts(const struct rc_object *obj,
+				      const struct rc_target *target,
+				      const struct rc_kconfig *kc,
+				      const struct rc_check_opts *opts,
+				      struct rc_error *err)
+{
+	static const struct rc_check_opts none = { sizeof(none) };
+	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_vmlinux(target),
+			 .opts = opts && opts->sz >= sizeof(none) ? opts : &none };
 	struct rc_check *out = calloc(1, sizeof(*out));
 	const struct rc_result *res = NULL;
 	struct rc_error rerr = { "" };
@@ -1219,6 +1729,12 @@ struct rc_check *rc_check_object(const struct rc_object *obj,
 		}
 		rerr.msg[0] = 0;
 	}
+	/* a config that says trampolines cannot attach (libbpf-tools'
+	 * fentry_can_attach finds the same at run time) */
+	if (kc && kc->config &&
+	    memmem(kc->config, kc->config_len, "CONFIG_FUNCTION_TRACER=y", 24) &&
+	    !memmem(kc->config, kc->config_len, "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y", 41))
+		c.no_trampolines = true;
 	c.lbtf = rc_object_btf(c.obj);
 	bytes = rc_object_bytes(c.obj, &size);
 	elf_version(EV_CURRENT);
@@ -1276,6 +1792,8 @@ struct rc_check *rc_check_object(const struct rc_object *obj,
 		    (ret = check_one(&c, out, i, 0, c.secs[i].name, res, nres)))
 			goto fail;
 	}
+	if (c.opts->pick_alternatives)
+		pick_alternatives(&c, out);
 	ctx_free(&c);
 	rc_object_free(copy);
 	rc_object_free(baked);

@@ -419,6 +419,44 @@ struct rc_check *rc_check_object(const struct rc_object *obj,
 				 const struct rc_target *target,
 				 const struct rc_kconfig *kc,
 				 struct rc_error *err);
+/*
+ * What user space does when it loads the object (relocore run's options),
+ * so that check answers for the object loaded that way.  Each list holds
+ * program or map names; @attach_target holds "PROG=FUNC[,FUNC...]" (the
+ * first FUNC the target has).  Programs not loaded are not in the result.
+ */
+struct rc_check_opts {
+	size_t sz;				/* sizeof(struct rc_check_opts) */
+	const char *const *no_autoload;		/* not loaded */
+	size_t nr_no_autoload;
+	const char *const *attach_target;	/* PROG=FUNC[,FUNC...] */
+	size_t nr_attach_target;
+	const char *const *optional;		/* loaded only where the target
+						 * has their attach point */
+	size_t nr_optional;
+	const char *const *sized_maps;		/* max_entries set by user space */
+	size_t nr_sized_maps;
+	const char *const *user_attached;	/* attached by user space itself
+						 * (uprobes, perf events) or not
+						 * at all: no attach problems */
+	size_t nr_user_attached;
+	/* fentry/fexit programs whose functions kprobe/kretprobe programs
+	 * trace too (tp_btf and raw_tp the same tracepoints): keep the BTF
+	 * ones if every one of them can attach on the target, else the
+	 * others, as `relocore run` and libbpf-tools decide */
+	bool pick_alternatives;
+	/* the target kernel exposes no BTF of its own (the target BTF stands
+	 * for it, from an archive): what attaches through the kernel's BTF
+	 * (fentry, fexit, fmod_ret, lsm, iter, tp_btf) cannot */
+	bool no_kernel_btf;
+};
+
+/* rc_check_object() with @opts (NULL: none). */
+struct rc_check *rc_check_object_opts(const struct rc_object *obj,
+				      const struct rc_target *target,
+				      const struct rc_kconfig *kc,
+				      const struct rc_check_opts *opts,
+				      struct rc_error *err);
 /* Every program ok? */
 bool rc_check_ok(const struct rc_check *r);
 void rc_check_free(struct rc_check *r);

@@ -5,8 +5,8 @@
 # into OUTDIR/results/.  The serial console goes to OUTDIR/console.log.
 # Exit 0 when the guest handed back results; on a failed boot or timeout the
 # tail of the console log is shown.
-#   RC_VM_TIMEOUT   seconds before QEMU is killed (default 150; guests take
-#                   10-35 s)
+#   RC_VM_TIMEOUT   seconds before QEMU is killed (default 150, 600 with the
+#                   libbpf-tools layer; guests take 10-35 s, 110-150 s)
 #   RC_VM_MEM       guest memory in MiB (default 1024)
 #   RC_VM_ARM64_CPU the -cpu of arm64 guests (default max,pauth-impdef=on)
 #   RC_VM_SMP       guest CPUs (default 1: with vm/matrix.sh running two
@@ -38,7 +38,9 @@ arm64)
 esac
 kdir=$("$VM_DIR/kernel.sh" "$name")
 [ -n "$initrd" ] || initrd=$("$VM_DIR/initramfs.sh" "$name")
-tmo=${RC_VM_TIMEOUT:-150}
+# with Debian's libbpf-tools in the image (RC_VM_TOOLS, vm/tools.sh) a guest runs
+# 2 x 52 tools more: 2-3 minutes under TCG
+tmo=${RC_VM_TIMEOUT:-$([ "${RC_VM_TOOLS:-1}" != 0 ] && echo 600 || echo 150)}
 rm -rf "$out"
 mkdir -p "$out"
 disk="$out/results.disk"

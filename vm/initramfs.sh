@@ -55,6 +55,14 @@ need modprobe kmod
 ls "${RC_VM_EXAMPLES:-$RC_BUILD/examples}"/*.bpf.o >/dev/null 2>&1 ||
 	{ log "no objects in ${RC_VM_EXAMPLES:-$RC_BUILD/examples} (examples/build.sh DIR)"; exit 1; }
 examples=$("$VM_DIR/arch-objs.sh" "$arch")
+# Debian's libbpf-tools (vm/tools.sh): a third layer, unless RC_VM_TOOLS=0
+tools=${RC_VM_TOOLS:-1}
+tlayer=
+tbins=()
+if [ "$tools" != 0 ]; then
+	tlayer=$("$VM_DIR/tools.sh" "$arch")
+	tbins=("${tlayer%.cpio.gz}.bin"/*)
+fi
 if [ "$arch" = "$(vm_host_arch)" ]; then
 	need busybox busybox-static
 	need gcc gcc
@@ -190,6 +198,12 @@ kdir=$("$VM_DIR/kernel.sh" "$name")
 rel=$(cat "$kdir/release")
 mods=$(modprobe -d "$kdir" -S "$rel" --show-depends -a virtio_pci virtio_blk 2>/dev/null |
 	awk '$1 == "insmod" && !seen[$2]++ {print $2}')
+# the tools' file system (fsdist/fsslower -t ext4): where ext4 is a module
+if [ "$tools" != 0 ]; then
+	# (a kernel without modules, or with ext4 built in: nothing to add)
+	mods=$( (echo "$mods"; { modprobe -d "$kdir" -S "$rel" --show-depends ext4 2>/dev/null || true; } |
+		awk '$1 == "insmod" {print $2}') | awk 'NF && !seen[$0]++')
+fi
 kbtf=
 ar=
 case "$btfmode" in
@@ -207,11 +221,11 @@ if [ "$btfmode" = rcba ]; then
 		case " ${args[*]%%=*} " in *" $r "*) continue ;; esac
 		args+=("$r=$("$VM_DIR/kernel-btf.sh" "$k")")
 	done
-	ar="$cache/btf-$(vm_sha "$RC_BUILD/bin/relocore" "$examples"/*.bpf.o "${args[@]#*=}").rcba"
+	ar="$cache/btf-$(vm_sha "$RC_BUILD/bin/relocore" "$examples"/*.bpf.o ${tbins[@]+"${tbins[@]}"} "${args[@]#*=}").rcba"
 	if [ ! -s "$ar" ]; then
-		log "relocore archive create (${#args[@]} kernels, minimized for the examples)"
+		log "relocore archive create (${#args[@]} kernels, minimized for the examples${tlayer:+ and ${#tbins[@]} libbpf-tools})"
 		"$RC_BUILD/bin/relocore" archive create -o "$ar" \
-			$(printf -- '--min %s ' "$examples"/*.bpf.o) "${args[@]}" >&2
+			$(printf -- '--min %s ' "$examples"/*.bpf.o ${tbins[@]+"${tbins[@]}"}) "${args[@]}" >&2
 	fi
 fi
 # --- baked objects: relocated AND .kconfig-baked on the host for this kernel --
@@ -270,9 +284,11 @@ if [ ! -s "$klayer" ]; then
 	rm -rf "$t"
 fi
 
-img="$cache/$name-$key-$kkey.img"
+tkey=notools
+[ -z "$tlayer" ] || tkey=$(basename "$tlayer" .cpio.gz)
+img="$cache/$name-$key-$kkey-$tkey.img"
 if [ ! -s "$img" ]; then
-	cat "$base" "$klayer" >"$img.tmp.$$"
+	cat "$base" "$klayer" ${tlayer:+"$tlayer"} >"$img.tmp.$$"
 	mv "$img.tmp.$$" "$img"
 	# keep the cache small: drop images and layers of older contents
 	find "$cache" -maxdepth 1 -name "$name-*.img" ! -name "${img##*/}" -delete

@@ -123,18 +123,34 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 		--host-objs "$examples" --host-btf "$("$VM_DIR/kernel-btf.sh" "$k")" \
 		--host-explain "$hx/$a" --summary "$d/summary.json" >"$d/check.txt" 2>&1
 	rc=$?
+	# Debian's libbpf-tools, both ways (vm/tools.sh, test/vm/tools-guest.sh)
+	if [ "${RC_VM_TOOLS:-1}" != 0 ]; then
+		# and relocore check's offline predictions for the same tools
+		# against what the guest did
+		local tl kb nokbtf=
+		tl=$("$VM_DIR/tools.sh" "$a" 2>/dev/null)
+		read -r _ _ kb < <(vm_entry "$k")
+		[ "$kb" = sysfs ] || nokbtf=--no-kernel-btf
+		python3 "$RC_ROOT/test/vm/tools-check.py" "$k" "$d/results" \
+			--summary "$d/tools-summary.json" --check "$RC_BUILD/bin/relocore" \
+			--btf "$("$VM_DIR/kernel-btf.sh" "$k")" --bins "${tl%.cpio.gz}.bin" $nokbtf \
+			--objs "${objs[$a]}" \
+			>>"$d/check.txt" 2>&1 || rc=1
+	fi
 	grep -v '^  note:' "$d/check.txt"
 	secs=$(($(date +%s) - b0))
 	echo "$k ${secs}s boot+check (guest $(cut -d. -f1 "$d/boot-seconds")s)" >"$out/$k.matrix.time"
 	# the time goes into the summary; its status into the closing line
-	python3 - "$d/summary.json" "${secs}s" "$k" <<'PY'
+	python3 - "$d/summary.json" "${secs}s" "$k" "$rc" <<'PY'
 import json, sys
-p, t, k = sys.argv[1:4]
+p, t, k, rc = sys.argv[1:5]
 try:
     d = json.load(open(p))
 except Exception:
     d = {"status": "FAIL"}
 d["time"] = t
+if rc != "0":
+    d["status"] = "FAIL"
 json.dump(d, open(p, "w"))
 print(f"== vm/{k}: {d.get('status', 'FAIL')} in {t}")
 PY
@@ -155,7 +171,7 @@ finish() { # print the finished kernels' output, in the order they end
 }
 launched=()
 for k in "${names[@]}"; do
-	rm -f "$out/$k/summary.json" "$out/$k.matrix.rc" "$out/$k.matrix.log" "$out/$k.matrix.time"
+	rm -f "$out/$k/summary.json" "$out/$k/tools-summary.json" "$out/$k.matrix.rc" "$out/$k.matrix.log" "$out/$k.matrix.time"
 	summaries+=("$out/$k/summary.json")
 done
 declare -A done_k
@@ -196,6 +212,12 @@ for a in "${!objs[@]}"; do
 		echo "   ($a: $(wc -l <"${objs[$a]}/SHARED") of them the same files, $(wc -l <"${objs[$a]}/ARCH-SPECIFIC") compiled for $a: $(cut -f1 "${objs[$a]}/ARCH-SPECIFIC" | tr '\n' ' '| sed 's/ $//'))"
 done
 python3 "$RC_ROOT/test/vm/check.py" --table "${summaries[@]}" --full-table "$out/matrix-table.txt"
+if [ "${RC_VM_TOOLS:-1}" != 0 ]; then
+	echo
+	echo "== Debian's libbpf-tools on ${#names[@]} kernels: each tool's object relocated by relocore (relocore run), and the Debian binary itself (its own libbpf), in the same guest"
+	python3 "$RC_ROOT/test/vm/tools-check.py" --table $(for k in "${names[@]}"; do echo "$out/$k/tools-summary.json"; done) \
+		--out "$out/tools-table.txt"
+fi
 echo
 for t in "${times[@]}"; do echo "time: $t"; done
 echo "time: total $(($(date +%s) - t_all))s"

@@ -4,9 +4,10 @@
 # For every example object (examples/*.bpf.c and the corner cases in
 # test/crosscheck/edge/*.bpf.c, built once on the host by examples/build.sh;
 # edge-gcc/*.bpf.c built by GCC: bpf-gcc -O2 -gbtf -mco-re)
-# and the BTF of each Debian kernel of the VM matrix (vm/kernels.list, KIND
-# deb: 5.10, 6.1, 6.12, 7.2, cloud and rt; from vm/kernel-btf.sh), two
-# kernels at a time:
+# and the BTF of each kernel of the VM matrix (vm/kernels.list: Debian's
+# 5.10, 6.1, 6.12, 7.2, cloud and rt, and our patched 6.1 builds, the
+# BTF-less one through its pahole BTF; from vm/kernel-btf.sh), two kernels
+# at a time:
 #   relocore:  build/bin/relocore explain OBJ --btf BTF --json
 #   libbpf:    build/crosscheck/libbpf_oracle (libbpf_oracle.c), which calls
 #              libbpf 1.1's own bpf_core_calc_relo_insn()/bpf_core_patch_insn()
@@ -46,9 +47,10 @@ need /usr/lib/x86_64-linux-gnu/libbpf.a libbpf-dev
 need bpf-gcc gcc-bpf
 
 RELOCORE=${RELOCORE:-$RC_BUILD/bin/relocore}
-# default: every Debian kernel of the VM matrix (KIND deb: 5.10, 6.1, 6.12,
-# 7.2, cloud and rt)
-KERNELS=${CROSSCHECK_KERNELS:-$(awk '!/^[[:space:]]*(#|$)/ && $2 == "deb" {print $1}' "$RC_ROOT/vm/kernels.list" | tr '\n' ' ')}
+# default: every kernel of the VM matrix: Debian's (5.10, 6.1, 6.12, 7.2,
+# cloud and rt, amd64 and arm64) and ours (kernel/: built with BTF, and the
+# BTF-less one through the BTF pahole makes from its DWARF: vm/kernel-btf.sh)
+KERNELS=${CROSSCHECK_KERNELS:-$(awk '!/^[[:space:]]*(#|$)/ {print $1}' "$RC_ROOT/vm/kernels.list" | tr '\n' ' ')}
 CORPUS=${CROSSCHECK_CORPUS-bookworm sid}
 work="$RC_BUILD/crosscheck"
 oracle="$work/libbpf_oracle"

@@ -79,7 +79,9 @@ docs_ok() {
 			_relocore; printf "%s\n" "${COMPREPLY[@]}"' _ "$comp" "$c")
 		for o in $want; do
 			[ "$o" = --help ] && continue
-			if ! sed 's/\\-/-/g' "$page" | grep -qF -- "$o"; then echo "    relocore-$c.1 does not document $o"; bad=1; fi
+			# (not sed | grep -q: grep leaves early, sed gets SIGPIPE
+			# and pipefail made a documented option look missing)
+			if ! grep -qF -- "$o" <<<"$(sed 's/\\-/-/g' "$page")"; then echo "    relocore-$c.1 does not document $o"; bad=1; fi
 			if grep -qxF -- "$o" <<<"$defs" && ! grep -qxF -- "$o" <<<"$got"; then echo "    completion of relocore $c does not offer $o"; bad=1; fi
 		done
 	done

@@ -85,7 +85,7 @@ ours="ours-6.1-$set_name.$key"
 for d in "$RC_CACHE/kernels/build-ours-6.1-$set_name".*; do
 	[ -d "$d" ] && [ "$d" != "$RC_CACHE/kernels/build-$ours" ] && rm -rf "$d"
 done
-base_img=$(RC_VM_KERNELS="$list" bash vm/initramfs.sh cloud-6.1 2>"$work/initramfs.log") ||
+base_img=$(RC_VM_TOOLS=0 RC_VM_KERNELS="$list" bash vm/initramfs.sh cloud-6.1 2>"$work/initramfs.log") ||
 	fail_all "vm/initramfs.sh cloud-6.1 failed (log $work/initramfs.log)"
 overlay() { # MODE OUT.img EXTRA...
 	local mode=$1 img=$2 t

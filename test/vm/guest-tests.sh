@@ -148,4 +148,6 @@ if [ "$nb" -gt 0 ] && [ -z "$BTFARG" ]; then
 	loadbench "$nb" /tests/obj/*.bpf.o >$R/bench.txt 2>$R/bench.err
 	say "loadbench rc $?"
 fi
+# Debian's libbpf-tools, both ways (vm/tools.sh's layer)
+[ -f /tests/tools-guest.sh ] && sh /tests/tools-guest.sh >$R/tools.log 2>&1
 say "guest tests finished"

@@ -490,7 +490,11 @@ static int cmd_exec(const char *path)
 	if (c < 0)
 		die("fork");
 	if (c == 0) {
-		char *argv[] = { CHILD_ARGV0, "exit-child", (char *)path, NULL };
+		/* the strings in memory the child has touched: a fork shares
+		 * the binary's .rodata without copying its page tables, and a
+		 * BPF program reading argv at execve (bpf_probe_read_user, no
+		 * page faults) would find them absent */
+		char *argv[] = { strdup(CHILD_ARGV0), strdup("exit-child"), strdup(path), NULL };
 
 		execv("/bin/trigger", argv);
 		_exit(127);
@@ -711,6 +715,30 @@ static int cmd_taskexit(void)
 	return 0;
 }
 
+/* ---- open ------------------------------------------------------------------ */
+
+#define OPEN_PATH "/tmp/trg-open-probe"
+#define OPEN_FLAGS (O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
+
+/* open(2) a file with known flags (opensnoop's ground truth), by openat */
+static int cmd_open(void)
+{
+	struct task_truth t;
+	char extra[256];
+	int fd;
+
+	read_task(getpid(), gettid_(), &t);
+	fd = openat(AT_FDCWD, OPEN_PATH, OPEN_FLAGS, 0640);
+	if (fd < 0)
+		die("open %s", OPEN_PATH);
+	close(fd);
+	unlink(OPEN_PATH);
+	snprintf(extra, sizeof(extra), ",\"path\":\"%s\",\"flags\":%d,\"fd\":%d,\"uid\":%d",
+		 OPEN_PATH, OPEN_FLAGS, fd, (int)getuid());
+	print_task("open", &t, extra);
+	return 0;
+}
+
 static FILE *open_out(const char *path)
 {
 	FILE *f = fopen(path, "a");
@@ -731,7 +759,7 @@ int main(int argc, char **argv)
 		return cmd_sysinfo();
 	if (argc < 3) {
 		fprintf(stderr, "usage: trigger btf FILE | sysinfo | "
-			"getpid|exec|iowait DEV|tcp|drop N|taskexit OUT\n");
+			"getpid|exec|iowait DEV|tcp|drop N|taskexit|open OUT\n");
 		return 2;
 	}
 	out = open_out(argv[2]);
@@ -749,6 +777,8 @@ int main(int argc, char **argv)
 		return cmd_drop(atoi(argv[3]));
 	if (!strcmp(mode, "taskexit"))
 		return cmd_taskexit();
+	if (!strcmp(mode, "open"))
+		return cmd_open();
 	fprintf(stderr, "trigger: unknown mode '%s'\n", mode);
 	return 2;
 }

@@ -45,6 +45,7 @@ enum bpf_prog_type {
 	BPF_PROG_TYPE_TRACEPOINT,
 	BPF_PROG_TYPE_RAW_TRACEPOINT,
 	BPF_PROG_TYPE_TRACING,
+	BPF_PROG_TYPE_PERF_EVENT,
 #ifdef NEW
 	BPF_PROG_TYPE_LSM,
 #endif
@@ -70,6 +71,7 @@ btf_trace_sched_switch tp_sched_switch;
 /* kernel functions */
 SEC("text") int do_unlinkat(int dfd) { return dfd; }
 SEC("text") int vfs_read(int fd) { return fd; }
+SEC("text") int do_rmdir(int dfd) { return dfd; }
 SEC("text") int __x64_sys_openat(int fd) { return fd; }
 SEC("text") int __x64_sys_bpf(int fd) { return fd; }
 /* SYSCALL_DEFINE0(getpid): BTF has __do_sys_getpid, not the wrapper */
