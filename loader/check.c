@@ -52,6 +52,8 @@ struct sec {
 	size_t data_size;
 	size_t off, size;		/* instructions: file offset, bytes */
 	const struct bpf_insn *insns;	/* original (unrelocated) */
+	struct bpf_insn *copy;		/* insns, when the file's were not
+					 * 8-byte aligned in memory */
 	size_t n;
 	/* ELF relocations of this section: insn index -> symbol */
 	size_t nr_rel;
@@ -112,6 +114,9 @@ struct ctx {
 	/* the target's config says it has no BPF trampolines on ftrace
 	 * (no CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: arm64 before 6.4) */
 	bool no_trampolines;
+	/* why the .kconfig externs could not be given their values (the
+	 * target's config was given): libbpf refuses the object the same */
+	char kconfig_err[200];
 };
 
 static bool listed(const char *const *list, size_t n, const char *name)
@@ -131,6 +136,8 @@ static const char *const kind_names[] = {
 	[RC_CHECK_MAP] = "map",
 	[RC_CHECK_PROGRAM_TYPE] = "program_type",
 	[RC_CHECK_OPEN] = "open",
+	[RC_CHECK_KFUNC] = "kfunc",
+	[RC_CHECK_KCONFIG] = "kconfig",
 };
 
 const char *rc_check_kind_str(enum rc_check_kind k)
@@ -234,6 +241,56 @@ static int target_nr_params(const struct ctx *c, const char *name, int kind)
 	if (btf_vlen(t) && !btf_params(t)[btf_vlen(t) - 1].type)
 		return btf_vlen(t) - 1;
 	return btf_vlen(t);
+}
+
+enum ext_kind { EXT_OTHER, EXT_KCONFIG, EXT_KSYM_TYPED, EXT_KSYM_UNTYPED, EXT_KFUNC };
+
+/* What the extern @name is, by the object's BTF: a VAR of DATASEC .kconfig
+ * or .ksyms (typed: its type is not void), or an extern FUNC (a kfunc). */
+static enum ext_kind ext_kind(const struct ctx *c, const char *name)
+{
+	const struct btf *b = c->lbtf;
+	uint32_t i, n = b ? btf__type_cnt(b) : 0;
+
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(b, i);
+		const struct btf_var_secinfo *vs;
+		const char *sn;
+		int k;
+
+		if (btf_is_func(t) && btf_vlen(t) == BTF_FUNC_EXTERN	/* a FUNC's vlen is its linkage */ &&
+		    !strcmp(rc_name(b, t->name_off), name))
+			return EXT_KFUNC;
+		if (!btf_is_datasec(t))
+			continue;
+		sn = rc_name(b, t->name_off);
+		if (strcmp(sn, ".kconfig") && strcmp(sn, ".ksyms"))
+			continue;
+		vs = btf_var_secinfos(t);
+		for (k = 0; k < btf_vlen(t); k++, vs++) {
+			const struct btf_type *v = btf__type_by_id(b, vs->type);
+			const struct btf_type *vt;
+
+			if (!v || !btf_is_var(v) || strcmp(rc_name(b, v->name_off), name))
+				continue;
+			if (sn[1] == 'k' && sn[2] == 'c')
+				return EXT_KCONFIG;
+			vt = rc_skip_mods_typedefs(b, v->type, NULL);
+			return vt && btf_kind(vt) != BTF_KIND_UNKN ? EXT_KSYM_TYPED : EXT_KSYM_UNTYPED;
+		}
+	}
+	return EXT_OTHER;
+}
+
+/* Is a kfunc or typed __ksym @sym on the target?  1 yes, 0 no, -1 cannot
+ * say (the target has no FUNCs: minimized) */
+static int ext_present(const struct ctx *c, const struct sym *sym, enum ext_kind k)
+{
+	if (k == EXT_KFUNC)
+		return c->no_funcs ? -1 : target_has(c, sym->name, BTF_KIND_FUNC, NULL);
+	if (k == EXT_KSYM_TYPED)
+		return c->no_funcs ? -1 : target_has(c, sym->name, BTF_KIND_VAR, NULL);
+	return -1;
 }
 
 static const struct btf_type *target_enum(const struct ctx *c, const char *ename)
@@ -348,6 +405,13 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 			s->size = sh.sh_size;
 			s->insns = (const void *)(buf + sh.sh_offset);
 			s->n = sh.sh_size / sizeof(struct bpf_insn);
+			if ((uintptr_t)s->insns % 8 && s->n) {	/* read them aligned */
+				s->copy = malloc(s->n * sizeof(*s->copy));
+				if (!s->copy)
+					goto nomem;
+				memcpy(s->copy, buf + sh.sh_offset, s->n * sizeof(*s->copy));
+				s->insns = s->copy;
+			}
 		}
 		if (sh.sh_type == SHT_SYMTAB && !c->syms) {
 			Elf_Data *d = elf_getdata(scn, NULL);
@@ -360,6 +424,7 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 				GElf_Sym gs;
 				const char *nm;
 
+				c->syms[i].name = "";	/* (an unreadable one too) */
 				if (!gelf_getsym(d, i, &gs))
 					continue;
 				nm = elf_strptr(elf, sh.sh_link, gs.st_name);
@@ -383,9 +448,13 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 		s = &c->secs[sh.sh_info];
 		d = elf_getdata(scn, NULL);
 		n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
-		s->rel = calloc(n ? n : 1, sizeof(*s->rel));
-		if (!s->rel)
-			goto nomem;
+		{	/* several REL sections may name one section: appended */
+			struct rel *more = realloc(s->rel, (s->nr_rel + n + 1) * sizeof(*s->rel));
+
+			if (!more)
+				goto nomem;
+			s->rel = more;
+		}
 		for (i = 0; i < n; i++) {
 			GElf_Rel r;
 
@@ -790,6 +859,21 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 		uint64_t b;
 		int taken;
 
+		if (op == BPF_CALL && (src == BPF_PSEUDO_CALL || src == BPF_PSEUDO_KFUNC_CALL) &&
+		    rel_at(c, S, idx) && !rel_at(c, S, idx)->shndx) {
+			/* a call to an extern: a kfunc (libbpf makes it one).
+			 * A weak one the target lacks: libbpf poisons the
+			 * call, the verifier refuses it where it is reached */
+			const struct sym *ks = rel_at(c, S, idx);
+
+			if (ks->bind == STB_WEAK && ext_present(c, ks, EXT_KFUNC) == 0 &&
+			    (ret = add_problem(c->prog, RC_CHECK_KFUNC, false, (int)idx,
+					       "section %s insn #%zu: a reachable call to the weak kfunc '%s', which the target BTF lacks",
+					       S->name, idx, ks->name)))
+				return ret;
+			clobber_call(&s);
+			return push(c, sec, idx + 1, &s);
+		}
 		if (op == BPF_CALL) {
 			if (src == BPF_PSEUDO_CALL) {
 				/* the callee gets the arguments r1-r5 (the
@@ -1249,11 +1333,41 @@ static int check_maps(struct ctx *c, struct rc_check_prog *p)
 	return 0;
 }
 
+/* libbpf resolves every extern when it loads the object: a strong kfunc or
+ * typed __ksym the kernel's BTF lacks, or a .kconfig value the config
+ * cannot give, fails the whole object (every program) */
+static int extern_problems(struct ctx *c, struct rc_check_prog *p)
+{
+	size_t i;
+	int ret;
+
+	if (c->kconfig_err[0] &&
+	    (ret = add_problem(p, RC_CHECK_KCONFIG, false, -1, "%s", c->kconfig_err)))
+		return ret;
+	for (i = 0; i < c->nsyms; i++) {
+		const struct sym *s = &c->syms[i];
+		enum ext_kind k;
+
+		if (s->shndx || !s->name[0] || s->bind != STB_GLOBAL)
+			continue;
+		k = ext_kind(c, s->name);
+		if ((k == EXT_KFUNC || k == EXT_KSYM_TYPED) && ext_present(c, s, k) == 0 &&
+		    (ret = add_problem(p, RC_CHECK_KFUNC, false, -1,
+				       "%s '%s' is not in the target BTF (vmlinux or modules): libbpf refuses to load the object",
+				       k == EXT_KFUNC ? "kfunc" : "__ksym variable", s->name)))
+			return ret;
+	}
+	return 0;
+}
+
 static int object_problems(struct ctx *c, struct rc_check_prog *p)
 {
 	size_t i;
 	int ret;
 
+	ret = extern_problems(c, p);
+	if (ret)
+		return ret;
 	for (i = 1; i < c->nsecs; i++)
 		if (!strcmp(c->secs[i].name, "maps") &&
 		    (ret = add_problem(p, RC_CHECK_OPEN, false, -1,
@@ -1321,17 +1435,30 @@ static void undecided(struct ctx *c, struct rc_check *out)
 		note(out, "map types: the target BTF has no enum bpf_map_type");
 	if (!target_enum(c, "bpf_prog_type"))
 		note(out, "program types: the target BTF has no enum bpf_prog_type");
-	for (i = 0; i < (int)c->nsyms; i++)
-		if (!c->syms[i].shndx && c->syms[i].name[0] &&
-		    c->syms[i].bind != STB_LOCAL) {
-			char buf[200];
+	for (i = 0; i < (int)c->nsyms; i++) {
+		const struct sym *sy = &c->syms[i];
+		enum ext_kind k;
+		char buf[200];
 
-			rc_fmt(buf, sizeof(buf),
-			       "externs (kfuncs, __ksym, .kconfig; first: %s): not checked",
-			       c->syms[i].name);
-			note(out, buf);
-			break;
-		}
+		if (sy->shndx || !sy->name[0] || sy->bind == STB_LOCAL)
+			continue;
+		k = ext_kind(c, sy->name);
+		if (k == EXT_KCONFIG)
+			rc_fmt(buf, sizeof(buf), ".kconfig externs (first: %s): the target's values are not known (give --kernel-release, --kconfig)",
+			       sy->name);
+		else if (k == EXT_KSYM_UNTYPED)
+			rc_fmt(buf, sizeof(buf), "untyped __ksym externs (first: %s): kallsyms, not in BTF: not checked",
+			       sy->name);
+		else if ((k == EXT_KFUNC || k == EXT_KSYM_TYPED) && ext_present(c, sy, k) < 0)
+			rc_fmt(buf, sizeof(buf), "kfuncs and __ksym externs (first: %s): the target BTF has no FUNC/VAR to look in",
+			       sy->name);
+		else if (k == EXT_OTHER)
+			rc_fmt(buf, sizeof(buf), "externs of no known kind (first: %s): not checked", sy->name);
+		else
+			continue;
+		note(out, buf);
+		break;
+	}
 }
 
 static int add_prog(struct rc_check *out, const char *name, const char *sec)
@@ -1355,6 +1482,7 @@ static void ctx_free(struct ctx *c)
 
 	for (i = 0; c->secs && i < c->nsecs; i++) {
 		free(c->secs[i].rel);
+		free(c->secs[i].copy);
 		free(c->secs[i].res);
 		if (c->st)
 			free(c->st[i]);
@@ -1721,6 +1849,10 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 		baked = rc_object_bake_kconfig(obj, kc, target, &nbaked, &rerr);
 		if (baked) {
 			c.obj = baked;
+		} else if (kc->config) {
+			/* with the target's config, what libbpf would fill in
+			 * and cannot is libbpf's refusal too */
+			rc_fmt(c.kconfig_err, sizeof(c.kconfig_err), ".kconfig externs: %s", rerr.msg);
 		} else {
 			char buf[200];
 

@@ -372,6 +372,10 @@ enum rc_check_kind {
 	RC_CHECK_MAP,		/* map type unknown, or max_entries 0 */
 	RC_CHECK_PROGRAM_TYPE,	/* program or attach type unknown */
 	RC_CHECK_OPEN,		/* libbpf refuses to open the object */
+	RC_CHECK_KFUNC,		/* a kfunc or typed __ksym extern the target
+				 * lacks */
+	RC_CHECK_KCONFIG,	/* a .kconfig extern the target's config
+				 * cannot give */
 };
 
 struct rc_check_problem {
@@ -401,7 +405,8 @@ struct rc_check {
 	char undecided[RC_CHECK_MAX_NOTES][200];
 };
 
-/* "relocation", "attach", "helper", "map", "program_type", "open". */
+/* "relocation", "attach", "helper", "map", "program_type", "open",
+ * "kfunc", "kconfig". */
 const char *rc_check_kind_str(enum rc_check_kind kind);
 
 /*

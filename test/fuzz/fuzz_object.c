@@ -240,6 +240,41 @@ static void embedded(const uint8_t *data, size_t size)
 	free(v);
 }
 
+/* relocore check walks every program of the object: on any input it
+ * answers or says why not, and each answer is whole */
+static void check_object(const struct rc_object *obj, const struct rc_target *t)
+{
+	static const char *const names[] = { "x", "y" };
+	static const char *const targets[] = { "x=a,b", "y=c" };
+	struct rc_check_opts o = { sizeof(o), .no_autoload = names, .nr_no_autoload = 1,
+				   .attach_target = targets, .nr_attach_target = 2,
+				   .optional = names + 1, .nr_optional = 1,
+				   .sized_maps = names, .nr_sized_maps = 2,
+				   .user_attached = names, .nr_user_attached = 2,
+				   .pick_alternatives = true, .no_kernel_btf = false };
+	struct rc_error err = { "" };
+	struct rc_check *r;
+	int i, j, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		r = rc_check_object_opts(obj, t, NULL, pass ? &o : NULL, &err);
+		if (!r) {
+			CHECK(err.msg[0] && memchr(err.msg, 0, sizeof(err.msg)));
+			continue;
+		}
+		for (i = 0; i < r->nr_progs; i++) {
+			CHECK(r->progs[i].name && r->progs[i].section);
+			CHECK(r->progs[i].ok == !r->progs[i].nr_problems);
+			for (j = 0; j < r->progs[i].nr_problems; j++)
+				CHECK(memchr(r->progs[i].problems[j].detail, 0,
+					     sizeof(r->progs[i].problems[j].detail)) &&
+				      rc_check_kind_str(r->progs[i].problems[j].kind));
+		}
+		rc_check_free(r);
+		o.no_kernel_btf = true;
+	}
+}
+
 static void run(const uint8_t *data, size_t size, const struct rc_target *t)
 {
 	struct rc_error err = { "" };
@@ -256,6 +291,7 @@ static void run(const uint8_t *data, size_t size, const struct rc_target *t)
 		return;
 	}
 	bake(obj, data, size, t);
+	check_object(obj, t);
 	local = rc_object_btf(obj);
 	n = rc_object_relo_count(obj);
 	CHECK(!n || local);

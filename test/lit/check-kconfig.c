@@ -17,7 +17,7 @@
 // RUN: %relocore check %t.o --btf %t.old.o > %t.none.txt; echo rc=$? >> %t.none.txt
 // RUN: FileCheck --check-prefix=NONE %s < %t.none.txt
 // NONE: FAIL by_version (kprobe/do_unlinkat)
-// NONE: not decided: externs (kfuncs, __ksym, .kconfig; first: LINUX_KERNEL_VERSION): not checked
+// NONE: not decided: .kconfig externs (first: LINUX_KERNEL_VERSION): the target's values are not known
 // NONE: rc=1
 // The archive's release names the kernel: 5.10 is ok, 6.1 is not.
 // RUN: rm -f %t.rcba
