@@ -3,7 +3,8 @@
 #
 # For every example object (examples/*.bpf.c and the corner cases in
 # test/crosscheck/edge/*.bpf.c, built once on the host by examples/build.sh;
-# edge-gcc/*.bpf.c built by GCC: bpf-gcc -O2 -gbtf -mco-re)
+# edge-gcc/*.bpf.c built by GCC: bpf-gcc -O2 -gbtf -mco-re; edge-clang19/
+# by clang-19: TYPE_MATCHES, which clang 14 cannot emit)
 # and the BTF of each kernel of the VM matrix (vm/kernels.list: Debian's
 # 5.10, 6.1, 6.12, 7.2, cloud and rt, and our patched 6.1 builds, the
 # BTF-less one through its pahole BTF; from vm/kernel-btf.sh), two kernels
@@ -45,6 +46,7 @@ source "$here/../../scripts/cache.sh"
 need bpftool bpftool
 need /usr/lib/x86_64-linux-gnu/libbpf.a libbpf-dev
 need bpf-gcc gcc-bpf
+need clang-19 clang-19
 
 RELOCORE=${RELOCORE:-$RC_BUILD/bin/relocore}
 # default: every kernel of the VM matrix: Debian's (5.10, 6.1, 6.12, 7.2,
@@ -78,6 +80,12 @@ else
 	for src in "$here"/edge-gcc/*.bpf.c; do
 		bpf-gcc -O2 -gbtf -mco-re -c "$src" -o "$work/examples/$(basename "$src" .c).o" ||
 			{ echo "FAIL: crosscheck: bpf-gcc $src failed"; exit 1; }
+	done
+	# and what only newer clang emits (edge-clang19/: TYPE_MATCHES,
+	# bpf_core_type_matches, which clang 14 cannot compile)
+	for src in "$here"/edge-clang19/*.bpf.c; do
+		clang-19 -target bpf -O2 -g -c "$src" -o "$work/examples/$(basename "$src" .c).o" ||
+			{ echo "FAIL: crosscheck: clang-19 $src failed"; exit 1; }
 	done
 	objs=("$work"/examples/*.bpf.o)
 fi
