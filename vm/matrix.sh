@@ -56,6 +56,17 @@ if [ "$compile" = 1 ] || { [ "$examples" = "$RC_BUILD/examples" ] && [ ! -s "$ex
 	bash "$RC_ROOT/llvm-pass/examples/build.sh" "$examples" >"$out/plugin-build.log" 2>&1 ||
 		{ tail -n 20 "$out/plugin-build.log"; echo "FAIL: vm/examples: llvm-pass/examples/build.sh failed"; exit 1; }
 fi
+# and taskwatch once more with clang-19 and the LLVM 19 plugin (the plugin
+# on another LLVM, the same exact values in every guest)
+if [ "$examples" = "$RC_BUILD/examples" ] && [ ! -s "$examples/taskwatch-clang19.bpf.o" ] &&
+   [ -f "$RC_BUILD/lib/llvm-19/relocore-pass.so" ]; then
+	echo "matrix: compiling taskwatch with clang-19: CLANG=clang-19 llvm-pass/examples/build.sh"
+	t19=$(mktemp -d)
+	CLANG=clang-19 bash "$RC_ROOT/llvm-pass/examples/build.sh" "$t19" "$RC_ROOT/llvm-pass/examples/taskwatch.c" \
+		>>"$out/plugin-build.log" 2>&1 && mv "$t19/taskwatch.bpf.o" "$examples/taskwatch-clang19.bpf.o" ||
+		{ tail -n 20 "$out/plugin-build.log"; echo "FAIL: vm/examples: taskwatch with clang-19 failed"; exit 1; }
+	rm -rf "$t19"
+fi
 echo "matrix: objects $(cd "$examples" && ls *.bpf.o | tr '\n' ' ')(compiled once, sha $(vm_sha "$examples"/*.bpf.o))"
 # the objects of each architecture of the list (vm/arch-objs.sh): on arm64
 # the same files, except those that read pt_regs or name x86_64's syscall

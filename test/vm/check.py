@@ -45,6 +45,7 @@ EVENT_STRUCTS = {
     "skbdrop": ["drop_event"],
     "tcpclose": ["close_event"],
     "taskwatch": ["event"],     # llvm-pass/examples: compiled with the plugin
+    "taskwatch-clang19": ["event"],     # the same source, clang-19 and the LLVM 19 plugin
 }
 STOCK = ["taskwatch"]           # also loaded by stock libbpf (test/vm/stockload.c)
 TASKEXIT_COMM = "trg-taskwatch"
@@ -551,11 +552,11 @@ class Kernel:
         a, b, c = (int(x) for x in m.groups())
         return a << 16 | b << 8 | min(c, 255)
 
-    def check_taskwatch(self, sub="run", record=True, stem="taskwatch"):
+    def check_taskwatch(self, sub="run", record=True, stem="taskwatch", ex="taskwatch"):
         """kprobe/do_exit events of the trigger's forked child and of the
         trigger itself == /proc/<pid>/stat, getuid(), SIGCHLD, uname -r"""
         truth = {t["truth"]: t for t in read_jsonl(os.path.join(self.res, sub, stem + ".truth.json"))}
-        evs = self.events("taskwatch", os.path.join(self.res, sub, stem + ".out"))
+        evs = self.events(ex, os.path.join(self.res, sub, stem + ".out"))
         ch, me = truth.get("taskexit-child"), truth.get("taskexit-self")
         if not (ch and me):
             return ["incomplete ground truth"]
@@ -592,7 +593,7 @@ class Kernel:
                 if e.get("start_time", -1) // hz not in (t["start_ticks"], t["start_ticks"] - 1):
                     errs.append(f"{who}: start_time {e.get('start_time')} -> {e.get('start_time', 0) // hz}"
                                 f" ticks, /proc says {t['start_ticks']}")
-        if sub == "run" and not self.same_decisions("taskwatch", self.name):
+        if sub == "run" and not self.same_decisions(ex, self.name):
             errs.append("the host's `relocore explain` for this kernel decided otherwise than the guest's")
         if record:
             e = next((e for e in evs if e.get("pid") == ch["pid"]), {})
@@ -806,6 +807,11 @@ class Kernel:
         else:
             self.check_example("tcpclose", self.check_tcpclose)
         self.check_example("taskwatch", self.check_taskwatch)
+        # the same plain C compiled by clang-19 with the LLVM 19 plugin: the
+        # same exact values
+        if os.path.exists(os.path.join(self.objs, "taskwatch-clang19.bpf.o")):
+            self.check_example("taskwatch-clang19", lambda: self.check_taskwatch(
+                record=False, stem="taskwatch-clang19", ex="taskwatch-clang19"))
         for ex in STOCK:
             self.check_stock(ex)
         self.check_baked()

@@ -57,7 +57,7 @@ mode_of() {
 	schedstate) echo iowait ;;
 	tcpclose) echo tcp ;;
 	skbdrop) echo drop ;;
-	taskwatch) echo taskexit ;;
+	taskwatch|taskwatch-clang19) echo taskexit ;;
 	*) echo none ;;
 	esac
 }
