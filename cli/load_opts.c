@@ -788,6 +788,22 @@ static const char *prog_target(const struct load_opts *l, struct bpf_program *p)
 	return t ? t : sec_target(bpf_program__section_name(p));
 }
 
+/* MAP=N entries (checked by load_opts_check): @set(map, N) for each */
+static int set_maps(struct bpf_object *obj, const char *const *arr, int nr, const char *opt,
+		    int (*set)(struct bpf_map *, __u32))
+{
+	char name[256];
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (set(bpf_object__find_map_by_name(obj, before_eq(arr[i], name, sizeof(name))),
+			strtoul(after_eq(arr[i]), NULL, 0))) {
+			fprintf(stderr, "relocore: %s %s: %s\n", opt, arr[i], strerror(errno));
+			return -1;
+		}
+	return 0;
+}
+
 int load_opts_prepare(struct load_opts *l, struct bpf_object *obj, const char *what)
 {
 	struct bpf_program *p;
@@ -845,29 +861,14 @@ int load_opts_prepare(struct load_opts *l, struct bpf_object *obj, const char *w
 				l->optional[i], t, bpf_program__section_name(p));
 		}
 	}
-	for (i = 0; i < l->nr_map_size; i++) {
-		struct bpf_map *m = bpf_object__find_map_by_name(obj,
-					before_eq(l->map_size[i], name, sizeof(name)));
-
-		if (bpf_map__set_max_entries(m, strtoul(after_eq(l->map_size[i]), NULL, 0))) {
-			fprintf(stderr, "relocore: --map-size %s: %s\n", l->map_size[i], strerror(errno));
-			return -1;
-		}
-	}
+	if (set_maps(obj, l->map_size, l->nr_map_size, "--map-size", bpf_map__set_max_entries) ||
+	    set_maps(obj, l->value_size, l->nr_value_size, "--map-value-size", bpf_map__set_value_size))
+		return -1;
 	for (i = 0; i < l->nr_no_autocreate; i++)
 		if (bpf_map__set_autocreate(bpf_object__find_map_by_name(obj, l->no_autocreate[i]), false)) {
 			fprintf(stderr, "relocore: --no-autocreate %s: %s\n", l->no_autocreate[i], strerror(errno));
 			return -1;
 		}
-	for (i = 0; i < l->nr_value_size; i++) {
-		struct bpf_map *m = bpf_object__find_map_by_name(obj,
-					before_eq(l->value_size[i], name, sizeof(name)));
-
-		if (bpf_map__set_value_size(m, strtoul(after_eq(l->value_size[i]), NULL, 0))) {
-			fprintf(stderr, "relocore: --map-value-size %s: %s\n", l->value_size[i], strerror(errno));
-			return -1;
-		}
-	}
 	for (i = 0; i < l->nr_sets; i++)
 		if (apply_set(obj, l->sets[i], what))
 			return -1;
