@@ -164,6 +164,44 @@ static int add_cands(const struct rc_name_index *idx, const struct btf_type *lt,
 	return 0;
 }
 
+/*
+ * A local root of a kind no compiler emits as one (a VAR, a FUNC, a
+ * DATASEC: a malformed object) is not in the index: libbpf still looks for
+ * types of its kind and name, so scan the types of @idx's BTF for it.
+ */
+static int scan_cands(const struct rc_name_index *idx, const struct btf_type *lt,
+		      const char *lname, size_t llen, struct rc_cands *out)
+{
+	uint32_t id, n;
+	int err;
+
+	if (!idx->btf)
+		return 0;
+	n = btf__type_cnt(idx->btf);
+	for (id = idx->start_id; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(idx->btf, id);
+		const char *name;
+
+		if (btf_kind(t) != btf_kind(lt) || !t->name_off)
+			continue;
+		name = btf__name_by_offset(idx->btf, t->name_off);
+		if (rc_str_empty(name) || rc_essential_name_len(name) != llen ||
+		    strncmp(name, lname, llen))
+			continue;
+		err = cands_push(out, idx->btf, id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int find_in(const struct rc_name_index *idx, const struct btf_type *lt,
+		   const char *lname, size_t llen, struct rc_cands *out)
+{
+	return indexable(lt) ? add_cands(idx, lt, lname, llen, out) :
+			       scan_cands(idx, lt, lname, llen, out);
+}
+
 int rc_core_find_cands(const struct btf *local, uint32_t local_id,
 		       const struct rc_target *target, struct rc_cands *out)
 {
@@ -179,11 +217,11 @@ int rc_core_find_cands(const struct btf *local, uint32_t local_id,
 	if (rc_str_empty(lname))
 		return -EINVAL;
 	llen = rc_essential_name_len(lname);
-	err = add_cands(&target->bidx, lt, lname, llen, out) ?:
-	      add_cands(&target->vidx, lt, lname, llen, out);
+	err = find_in(&target->bidx, lt, lname, llen, out) ?:
+	      find_in(&target->vidx, lt, lname, llen, out);
 	/* modules are searched only when vmlinux has no candidate */
 	for (i = 0; !err && !out->len && i < target->nr_mods; i++)
-		err = add_cands(&target->mods[i].idx, lt, lname, llen, out);
+		err = find_in(&target->mods[i].idx, lt, lname, llen, out);
 	if (err) {
 		free(out->c);
 		memset(out, 0, sizeof(*out));

@@ -75,11 +75,13 @@ static int calc_field(const struct rc_spec *spec, enum rc_relo_kind kind,
 	bit_sz = btf_member_bitfield_size(t, acc->idx);
 	bitfield = bit_sz > 0;
 	if (bitfield) {
-		/* smallest aligned load (up to 8 bytes) covering the bits */
+		/* smallest aligned load (up to 8 bytes) covering the bits;
+		 * like libbpf, a type larger than 8 bytes is taken as it is
+		 * when the bits lie in its first bytes-sized block */
 		byte_sz = mt->size;
-		if (!byte_sz || byte_sz > 8) {
-			rc_fmt(why, whysz, "bitfield %s of [%u] has a %u-byte type",
-			       acc->name, acc->type_id, byte_sz);
+		if (!byte_sz) {
+			rc_fmt(why, whysz, "bitfield %s of [%u] has a 0-byte type",
+			       acc->name, acc->type_id);
 			return -EINVAL;
 		}
 		byte_off = bit_off / 8 / byte_sz * byte_sz;
@@ -312,6 +314,7 @@ int rc_core_decide_cands(const struct btf *local, const struct rc_relo *relo,
 			rc_fmt(d->reason, sizeof(d->reason),
 			       "error matching candidate [%u]: %s", cands->c[i].id,
 			       err == -E2BIG ? "types nested or branching beyond the comparison limits" :
+			       err == -EOVERFLOW ? "an indexed type of 2 GiB or more" :
 			       "malformed type");
 			return refuse(d, err);
 		}

@@ -331,16 +331,17 @@ int rc_fields_are_compat(const struct btf *lbtf, uint32_t lid,
  * Find local member @lacc by name in target composite @tid, descending
  * into anonymous members.  Extends @spec's raw path and bit offset; on a
  * match appends a named step and stores the member's type in @next_id.
+ * As in libbpf, the depth is bounded by the spec's length only (-E2BIG).
  */
 static int match_member(const struct btf *lbtf, const struct rc_access *lacc,
 			const struct btf *tbtf, uint32_t tid, struct rc_spec *spec,
-			uint32_t *next_id, int level, long *steps)
+			uint32_t *next_id, long *steps)
 {
 	const struct btf_type *lt = rc_type(lbtf, lacc->type_id), *tt;
 	const struct btf_member *lm, *m;
 	int i, n, found;
 
-	if (!lt || level <= 0)
+	if (!lt)
 		return -EINVAL;
 	lm = btf_members(lt) + lacc->idx;
 	tt = rc_skip_mods_typedefs(tbtf, tid, &tid);
@@ -366,7 +367,7 @@ static int match_member(const struct btf *lbtf, const struct rc_access *lacc,
 			return -EINVAL;
 		if (!name[0]) {
 			found = match_member(lbtf, lacc, tbtf, m->type, spec,
-					     next_id, level - 1, steps);
+					     next_id, steps);
 			if (found)
 				return found;
 		} else if (strcmp(lacc->name, name) == 0) {
@@ -459,7 +460,7 @@ int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
 			return -EINVAL;
 		if (lacc->name) {
 			int m = match_member(local->btf, lacc, tbtf, tid, targ, &tid,
-					     RC_MAX_DEPTH, &steps);
+					     &steps);
 
 			if (m <= 0)
 				return m;
@@ -485,6 +486,8 @@ int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
 		sz = btf__resolve_size(tbtf, tid);
 		if (sz < 0)
 			return -EINVAL;
+		if (sz > INT32_MAX)	/* libbpf holds it in an int: an error */
+			return -EOVERFLOW;
 		targ->bit_offset += (uint64_t)lacc->idx * sz * 8;
 	}
 	return 1;

@@ -75,16 +75,24 @@ int rc_core_patch(struct bpf_insn *insns, size_t cnt, size_t idx,
 		return -EINVAL;
 	}
 	insn = &insns[idx];
+	if (poisoned) {
+		/* as libbpf: whatever the instruction, both halves of an
+		 * ldimm64 (the verifier would otherwise complain about the
+		 * second one rather than the poison) */
+		if (is_ldimm64(insn) && idx + 1 >= cnt) {
+			rc_fmt(err, errsz, "insn #%zu: ldimm64 cut short by the section's end",
+			       idx);
+			return -EINVAL;
+		}
+		poison(insn, is_ldimm64(insn) ? 2 : 1);
+		return 0;
+	}
 
 	switch (BPF_CLASS(insn->code)) {
 	case BPF_ALU:
 	case BPF_ALU64:
 		if (BPF_SRC(insn->code) != BPF_K)
 			break;
-		if (poisoned) {
-			poison(insn, 1);
-			return 0;
-		}
 		if (d->validate && (uint64_t)(int64_t)insn->imm != d->orig_val) {
 			rc_fmt(err, errsz, "insn #%zu has imm %d, relocation expects %llu",
 			       idx, insn->imm, (unsigned long long)d->orig_val);
@@ -95,10 +103,6 @@ int rc_core_patch(struct bpf_insn *insns, size_t cnt, size_t idx,
 	case BPF_LDX:
 	case BPF_ST:
 	case BPF_STX:
-		if (poisoned) {
-			poison(insn, 1);
-			return 0;
-		}
 		if (d->validate && (uint64_t)(int64_t)insn->off != d->orig_val) {
 			rc_fmt(err, errsz, "insn #%zu has offset %d, relocation expects %llu",
 			       idx, insn->off, (unsigned long long)d->orig_val);
@@ -143,10 +147,6 @@ int rc_core_patch(struct bpf_insn *insns, size_t cnt, size_t idx,
 		    insn[0].off || insn[1].code || insn[1].dst_reg ||
 		    insn[1].src_reg || insn[1].off)
 			break;
-		if (poisoned) {
-			poison(insn, 2);
-			return 0;
-		}
 		imm = (uint32_t)insn[0].imm | ((uint64_t)(uint32_t)insn[1].imm << 32);
 		if (d->validate && imm != d->orig_val) {
 			rc_fmt(err, errsz, "insn #%zu has imm64 %llu, relocation expects %llu",

@@ -261,7 +261,8 @@ int rc_core_parse_spec(const struct btf *btf, const struct rc_relo *relo,
 		}
 		name = rc_name(btf, btf_is_enum(t) ? btf_enum(t)[idx].name_off :
 					  btf_enum64(t)[idx].name_off);
-		if (rc_str_empty(name)) {
+		/* an unnamed enumerator matches an unnamed one, as in libbpf */
+		if (!name) {
 			rc_fmt(err, errsz, "enumerator %u of [%u] has no name", idx, id);
 			return -EINVAL;
 		}

@@ -16,6 +16,7 @@ suites=(
 	"badinput:bash test/badinput/run.sh"
 	"selftests:bash test/selftests/run.sh"
 	"crosscheck:bash test/crosscheck/run.sh"
+	"difffuzz:bash test/crosscheck/difffuzz.sh smoke 60"
 	"btf-extract:bash test/vm/btf-extract.sh"
 	"btfgen:bash test/btfgen/run.sh"
 	"install:bash test/install/run.sh"

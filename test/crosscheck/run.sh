@@ -61,7 +61,7 @@ mkdir -p "$work"
 log() { echo "crosscheck: $*" >&2; }
 
 # --- the oracle -----------------------------------------------------------
-if [ ! -x "$oracle" ] || [ "$here/libbpf_oracle.c" -nt "$oracle" ]; then
+if [ ! -x "$oracle" ] || [ "$here/libbpf_oracle.c" -nt "$oracle" ] || [ "$here/libbpf_core.h" -nt "$oracle" ]; then
 	log "building $oracle"
 	${CC:-cc} -O2 -g -Wall -Wextra -o "$oracle" "$here/libbpf_oracle.c" \
 		/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz || { echo "FAIL: crosscheck: cannot build libbpf_oracle"; exit 1; }
