@@ -39,10 +39,11 @@ void bg_subset_free(struct bg_subset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Old id -> new id, 0 for void; -1 when a referenced type was not kept. */
+/* Old id -> new id, 0 for void; -1 when a referenced type was not kept
+ * (@map holds new id + 1, 0 for "not kept": a zeroed allocation). */
 static int map_id(const int32_t *map, uint32_t id)
 {
-	return id ? map[id] : 0;
+	return id ? map[id] - 1 : 0;
 }
 
 static bool member_kept(const struct bg_subset *s, uint32_t id, int i)
@@ -236,34 +237,40 @@ static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
 struct btf *bg_subset_emit(const struct bg_subset *s, const uint32_t *order,
 			   uint32_t nr)
 {
-	int32_t *map = malloc(sizeof(*map) * s->n);
+	int32_t *map = calloc(s->n, sizeof(*map));	/* new id + 1 */
 	uint32_t *ids = NULL, i, k = 0;
 	struct btf *dst = btf__new_empty();
 	int err = -ENOMEM;
 
 	if (!map || !dst)
 		goto fail;
-	for (i = 0; i < s->n; i++)
-		map[i] = -1;
 	if (!order) {
 		ids = malloc(sizeof(*ids) * s->n);
 		if (!ids)
 			goto fail;
-		for (i = 1; i < s->n; i++)
+		for (i = 1; i < s->n; i++) {
+			uint64_t w;
+
+			/* few are kept: skip 8 unkept ids at a time */
+			if (!(i & 7) && i + 8 <= s->n && (memcpy(&w, s->keep + i, 8), !w)) {
+				i += 7;
+				continue;
+			}
 			if (s->keep[i])
 				ids[nr++] = i;
+		}
 		order = ids;
 	}
 	/* assign the new ids first, so that references may point forward */
 	for (i = 0; i < nr; i++) {
-		if (order[i] == 0 || order[i] >= s->n || map[order[i]] >= 0)
+		if (order[i] == 0 || order[i] >= s->n || map[order[i]])
 			continue;
-		map[order[i]] = ++k;
+		map[order[i]] = ++k + 1;
 	}
 	for (i = 0, k = 0; i < nr; i++) {
 		int id;
 
-		if (order[i] == 0 || order[i] >= s->n || map[order[i]] != (int32_t)k + 1)
+		if (order[i] == 0 || order[i] >= s->n || map[order[i]] != (int32_t)k + 2)
 			continue;	/* a duplicate in @order */
 		id = emit_one(s, dst, order[i], map);
 		if (id < 0) {

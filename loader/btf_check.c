@@ -19,8 +19,6 @@ struct checker {
 	const char *what;
 	struct rc_error *err;
 	uint32_t id;
-	rc_type_fn fn;		/* called for each type once checked */
-	void *ctx;
 };
 
 static int bad(struct checker *c, const char *fmt, uint32_t v)
@@ -132,7 +130,7 @@ static int check_type(struct checker *c, const struct btf_type *t)
 }
 
 /* Length of a type record (libbpf checked these when it parsed the BTF). */
-static size_t type_rec_size(const struct btf_type *t)
+static inline size_t type_rec_size(const struct btf_type *t)
 {
 	size_t vlen = btf_vlen(t), base = sizeof(*t);
 
@@ -163,7 +161,68 @@ static uint32_t own_str_len(const struct btf *btf, const struct btf_header **hdr
 	return h->str_len;
 }
 
-int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx)
+/*
+ * The record size of @t and, with @check, whether anything in it may be
+ * wrong (*@suspect; check_type then says what): the same rules as
+ * check_type, without branches per member, for the walk's common path.
+ */
+static inline __attribute__((always_inline)) size_t
+scan_type(const struct checker *c, const struct btf_type *t, bool check, bool *suspect)
+{
+	uint32_t vlen = btf_vlen(t), n = check ? c->n : 0, sl = check ? c->str_limit : 0, i;
+	bool bad = check && t->name_off >= sl;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		bad |= check && t->type - 1 >= n - 1;	/* 0 or out of range */
+		*suspect = bad;
+		return sizeof(*t) + (btf_kind(t) == BTF_KIND_FUNC ? 0 : 4);
+	case BTF_KIND_FUNC_PROTO: {
+		const struct btf_param *p = btf_params(t);
+
+		if (check) {
+			bad |= t->type >= n;
+			for (i = 0; i < vlen; i++)
+				bad |= (p[i].name_off >= sl) | (p[i].type >= n);
+		}
+		*suspect = bad;
+		return sizeof(*t) + vlen * sizeof(*p);
+	}
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		*suspect = bad || (check && t->type >= n);
+		return sizeof(*t);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: {
+		const struct btf_member *m = btf_members(t);
+
+		if (check)
+			for (i = 0; i < vlen; i++)
+				bad |= (m[i].name_off >= sl) | (m[i].type - 1 >= n - 1);
+		*suspect = bad;
+		return sizeof(*t) + vlen * sizeof(*m);
+	}
+	default:	/* the rare kinds: check_type decides */
+		*suspect = check;
+		return type_rec_size(t);
+	}
+}
+
+/*
+ * The one walk over @btf's own type records (raw data, no per-type library
+ * call): each checked when @check, @fn called for those whose kind is in
+ * @kinds (a bit per BTF_KIND_*) and, with @named, that have a name.
+ * Inlined twice, with and without the checks.
+ */
+static inline __attribute__((always_inline)) int
+walk(struct checker *c, const struct btf *btf, bool check, uint32_t kinds, bool named,
+     rc_type_fn fn, void *ctx)
 {
 	const struct btf *base = btf__base_btf(btf);
 	uint32_t id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf);
@@ -178,23 +237,27 @@ int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx)
 	end = p + h->type_len;
 	for (; id < n && p < end; id++) {
 		const struct btf_type *t = (const void *)p;
+		bool suspect;
+		size_t sz = scan_type(c, t, check, &suspect);
 
-		err = fn(ctx, id, t);
-		if (err)
-			return err;
-		p += type_rec_size(t);
+		if (check && suspect) {
+			c->id = id;
+			if (check_type(c, t))
+				return -EINVAL;
+		}
+		if (fn && (kinds >> btf_kind(t) & 1) && (!named || t->name_off)) {
+			err = fn(ctx, id, t);
+			if (err)
+				return err;
+		}
+		p += sz;
 	}
 	return id == n && p == end ? 0 : -EINVAL;
 }
 
-static int check_one(void *ctx, uint32_t id, const struct btf_type *t)
+int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx)
 {
-	struct checker *c = ctx;
-
-	c->id = id;
-	if (check_type(c, t))
-		return -EINVAL;
-	return c->fn ? c->fn(c->ctx, id, t) : 0;
+	return walk(NULL, btf, false, ~0u, false, fn, ctx);
 }
 
 /*
@@ -210,17 +273,25 @@ int rc_btf_validate(const struct btf *btf, const char *what,
 int rc_btf_validate_visit(const struct btf *btf, const char *what,
 			  struct rc_error *err, rc_type_fn fn, void *ctx)
 {
+	return rc_btf_walk(btf, what, err, ~0u, false, fn, ctx);
+}
+
+int rc_btf_walk(const struct btf *btf, const char *what, struct rc_error *err,
+		uint32_t kinds, bool named, rc_type_fn fn, void *ctx)
+{
 	const struct btf *base = btf__base_btf(btf);
-	struct checker c = { btf, btf__type_cnt(btf), 0, what, err, 0, fn, ctx };
+	struct checker c = { btf, btf__type_cnt(btf), 0, what, err, 0 };
 	const struct btf_header *h, *bh;
 	int ret;
 
+	if (!what)
+		return walk(NULL, btf, false, kinds, named, fn, ctx);
 	c.str_limit = own_str_len(btf, &h) + (base ? own_str_len(base, &bh) : 0);
 	if (!h) {
 		rc_fmt(err->msg, sizeof(err->msg), "%s: BTF raw data unavailable", what);
 		return -EINVAL;
 	}
-	ret = rc_btf_for_each_type(btf, check_one, &c);
+	ret = walk(&c, btf, true, kinds, named, fn, ctx);
 	if (ret == -EINVAL && !err->msg[0])
 		return bad(&c, "type section does not match the type count", 0);
 	/* cycles of modifiers/typedefs need no pass of their own: every walk

@@ -39,13 +39,20 @@ struct collect {
 	uint32_t str_len;
 };
 
+/* The kinds indexable() accepts, a bit per kind (the walk's filter). */
+#define INDEXABLE_KINDS							\
+	(1u << BTF_KIND_STRUCT | 1u << BTF_KIND_UNION | 1u << BTF_KIND_ENUM |	\
+	 1u << BTF_KIND_ENUM64 | 1u << BTF_KIND_FWD | 1u << BTF_KIND_TYPEDEF |	\
+	 1u << BTF_KIND_INT | 1u << BTF_KIND_FLOAT | 1u << BTF_KIND_FUNC_PROTO)
+
+/* Called for the named types of INDEXABLE_KINDS only. */
 static int collect_one(void *ctx, uint32_t id, const struct btf_type *t)
 {
 	struct collect *c = ctx;
 	const char *name;
 	size_t len;
 
-	if (id < c->start_id || !t->name_off || !indexable(t))
+	if (id < c->start_id)
 		return 0;
 	if (c->strs)
 		name = t->name_off < c->str_len ? c->strs + t->name_off : NULL;
@@ -81,16 +88,19 @@ int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
 	idx->start_id = start_id;
 	if (n <= start_id)
 		n = start_id;
-	while (nb < (n - start_id) / 2 + 1)
-		nb <<= 1;
-	idx->mask = nb - 1;
-	idx->bucket = calloc(nb + 1, sizeof(*idx->bucket));
 	c.ent = malloc(sizeof(*c.ent) * (n - start_id + 1));
-	idx->ent = malloc(sizeof(*idx->ent) * (n - start_id + 1));
 	ret = -ENOMEM;
-	if (idx->bucket && c.ent && idx->ent)
-		ret = what ? rc_btf_validate_visit(btf, what, err, collect_one, &c) :
-			     rc_btf_for_each_type(btf, collect_one, &c);
+	if (c.ent)
+		ret = rc_btf_walk(btf, what, err, INDEXABLE_KINDS, true, collect_one, &c);
+	if (!ret) {	/* buckets for the names found (about one in eight types) */
+		while (nb < c.cnt / 2 + 1)
+			nb <<= 1;
+		idx->mask = nb - 1;
+		idx->bucket = calloc(nb + 1, sizeof(*idx->bucket));
+		idx->ent = malloc(sizeof(*idx->ent) * (c.cnt + 1));
+		if (!idx->bucket || !idx->ent)
+			ret = -ENOMEM;
+	}
 	if (ret) {
 		free(c.ent);
 		rc_name_index_free(idx);

@@ -86,6 +86,10 @@ int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx);
  * been checked: validation and another walk in one pass. */
 int rc_btf_validate_visit(const struct btf *btf, const char *what,
 			  struct rc_error *err, rc_type_fn fn, void *ctx);
+/* The same walk, @fn called only for the kinds in @kinds (a bit per
+ * BTF_KIND_*) and, with @named, types with a name; @what NULL: no checks. */
+int rc_btf_walk(const struct btf *btf, const char *what, struct rc_error *err,
+		uint32_t kinds, bool named, rc_type_fn fn, void *ctx);
 
 /* Index @btf's own types from @start_id on.  With @what, validate @btf in
  * the same pass (rc_btf_validate: -EINVAL with @err). */
