@@ -40,3 +40,40 @@ a=$(stat -c %s "$out/full.rcba")
 echo "archive of ${#args[@]} kernels' full BTF: $a bytes; per-kernel xz -9 files: $sum bytes; ratio $(awk -v a=$a -v s=$sum 'BEGIN{printf "%.2f", a/s}')"
 build/bin/relocore archive create -o "$out/min.rcba" $(printf -- '--min %s ' "${objs[@]}") "${args[@]}" 2>/dev/null
 echo "archive of the same kernels minimized for the examples: $(stat -c %s "$out/min.rcba") bytes"
+
+# --- instructions (callgrind, repeatable): one small object, then the whole
+# libbpf-tools corpus at once, against rt-6.12; and sizes object by object
+need valgrind valgrind
+rt=$(vm/kernel-btf.sh rt-6.12)
+root=$(bash test/crosscheck/libbpf-tools.sh bookworm)
+rm -rf "$out/tools"
+mkdir -p "$out/tools"
+for f in "$root"/root/usr/sbin/*; do
+	[ -f "$f" ] && build/bin/relocore extract "$f" -o "$out/tools" >/dev/null 2>&1 || true
+done
+tools=("$out"/tools/*.o)
+cg() {	# instructions of the command
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+}
+small="$out/ex/execsnoop.bpf.o"
+for what in small corpus; do
+	if [ "$what" = small ]; then set -- "$small"; else set -- "${tools[@]}"; fi
+	a=$(cg build/bin/relocore btfgen --btf "$rt" -o "$out/cg.rc.btf" "$@")
+	b=$(cg bpftool gen min_core_btf "$rt" "$out/cg.bt.btf" "$@")
+	awk -v w="$what" -v n=$# -v a="$a" -v b="$b" 'BEGIN {
+		printf "instructions, %s (%d objects), rt-6.12: relocore %d, bpftool %d, ratio %.3f\n", w, n, a, b, a / b }'
+done
+cc -O2 -Iloader -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
+	/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz
+"$out/core_bench" read 11 "$rt" | sed 's/^/physical reference: /'
+larger=0
+for o in "${tools[@]}" "${objs[@]}"; do
+	build/bin/relocore btfgen --btf "$rt" -o "$out/one.rc.btf" "$o" >/dev/null 2>&1 || continue
+	bpftool gen min_core_btf "$rt" "$out/one.bt.btf" "$o" >/dev/null 2>&1 || continue
+	if [ "$(stat -c %s "$out/one.rc.btf")" -gt "$(stat -c %s "$out/one.bt.btf")" ]; then
+		larger=$((larger + 1))
+		echo "larger than bpftool's: $(basename "$o"): $(stat -c %s "$out/one.rc.btf") > $(stat -c %s "$out/one.bt.btf")"
+	fi
+done
+echo "objects one by one (rt-6.12): $((${#tools[@]} + ${#objs[@]})), relocore's output larger than bpftool's: $larger"

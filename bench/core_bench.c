@@ -14,7 +14,10 @@
  *
  * usage: core_bench MODE ITER TARGET.btf OBJ...
  *   MODE: both (alternating, prints per-side medians and the ratio),
- *         libbpf or relocore (one side only, for callgrind)
+ *         libbpf or relocore (one side only, for callgrind);
+ *         with "-tool" (both-tool, libbpf-tool, relocore-tool) each object
+ *         opens the target anew, as each tool's start does;
+ *         read: the physical reference, reading TARGET.btf (page cache)
  */
 #define main oracle_main
 #include "../test/crosscheck/libbpf_oracle.c"
@@ -32,6 +35,8 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static bool per_object;	/* "-tool": the target opened per object */
+
 static size_t libbpf_side(const char *target, char **objs, int n)
 {
 	struct btf *targ = btf__parse(target, NULL);
@@ -41,6 +46,12 @@ static size_t libbpf_side(const char *target, char **objs, int n)
 	if (!targ)
 		die("libbpf cannot parse %s", target);
 	for (i = 0; i < n; i++) {
+		if (per_object && i) {
+			btf__free(targ);
+			targ = btf__parse(target, NULL);
+			if (!targ)
+				die("libbpf cannot parse %s", target);
+		}
 		struct object o;
 		size_t k, nv = 0;
 		struct verdict *v;
@@ -70,7 +81,15 @@ static size_t relocore_side(const char *target, char **objs, int n)
 	if (!t)
 		die("relocore: %s", err.msg);
 	for (i = 0; i < n; i++) {
-		struct rc_object *o = rc_object_open(objs[i], &err);
+		struct rc_object *o;
+
+		if (per_object && i) {
+			rc_target_free(t);
+			t = rc_target_open(target, NULL, &err);
+			if (!t)
+				die("relocore: %s", err.msg);
+		}
+		o = rc_object_open(objs[i], &err);
 
 		if (!o)
 			die("relocore: %s", err.msg);
@@ -95,14 +114,41 @@ int main(int argc, char **argv)
 	size_t nl = 0, nr = 0;
 	int iter, i;
 
-	if (argc < 5) {
-		fprintf(stderr, "usage: %s both|libbpf|relocore ITER TARGET.btf OBJ...\n", argv[0]);
+	if (argc < 5 && !(argc == 4 && !strcmp(argv[1], "read"))) {
+		fprintf(stderr, "usage: %s both|libbpf|relocore[-tool] ITER TARGET.btf OBJ...\n"
+			"       %s read ITER FILE\n", argv[0], argv[0]);
 		return 2;
 	}
 	libbpf_set_print(print_fn);
 	iter = atoi(argv[2]);
 	if (iter < 1 || iter > 64)
 		iter = 1;
+	if (!strcmp(argv[1], "read")) {	/* read(2) of the whole file, best of ITER */
+		double best = 1e9;
+		static char buf[1 << 20];
+
+		for (i = 0; i < iter; i++) {
+			double t0 = now();
+			FILE *f = fopen(argv[3], "rb");
+			size_t tot = 0, k;
+
+			if (!f)
+				die("%s: %s", argv[3], strerror(errno));
+			while ((k = fread(buf, 1, sizeof(buf), f)) > 0)
+				tot += k;
+			fclose(f);
+			if (now() - t0 < best)
+				best = now() - t0;
+			if (!tot)
+				die("%s: empty", argv[3]);
+		}
+		printf("read %s: %.2f ms (best of %d)\n", argv[3], best * 1e3, iter);
+		return 0;
+	}
+	if (strlen(argv[1]) > 5 && !strcmp(argv[1] + strlen(argv[1]) - 5, "-tool")) {
+		per_object = true;
+		argv[1][strlen(argv[1]) - 5] = 0;
+	}
 	for (i = 0; i < iter; i++) {
 		double t0;
 

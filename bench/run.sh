@@ -27,3 +27,28 @@ for side in libbpf relocore; do
 	eval "ir_$side=$ir"
 done
 awk -v a="$ir_relocore" -v b="$ir_libbpf" 'BEGIN { printf "callgrind ratio relocore/libbpf: %.3f\n", a / b }'
+
+# --- as each tool's start does: the libbpf-tools corpus, target opened per object
+# Per object, libbpf: btf__parse(vmlinux BTF), libelf + btf__parse_elf of the
+# object, bpf_core_add_cands per local type (its linear scan, list cached),
+# bpf_core_calc_relo_insn + bpf_core_patch_insn per record; relocore:
+# rc_target_open (parse with libbpf's btf__new, check and index the types),
+# rc_object_open, rc_object_relocate (decide and patch every record).
+root=$(bash test/crosscheck/libbpf-tools.sh bookworm)
+rm -rf "$out/tools"
+mkdir -p "$out/tools"
+for f in "$root"/root/usr/sbin/*; do
+	[ -f "$f" ] && build/bin/relocore extract "$f" -o "$out/tools" >/dev/null 2>&1 || true
+done
+tools=("$out"/tools/*.o)
+btf61=$(vm/kernel-btf.sh cloud-6.1)
+echo "bench: tool starts: ${#tools[@]} libbpf-tools objects, target cloud-6.1 ($(stat -c %s "$btf61") bytes) opened per object"
+"$out/core_bench" read 11 "$btf61" | sed 's/^/physical reference: /'
+"$out/core_bench" both-tool "${ITER:-7}" "$btf61" "${tools[@]}"
+for side in libbpf relocore; do
+	valgrind --tool=callgrind --callgrind-out-file="$out/cgt.$side" \
+		"$out/core_bench" "$side-tool" 1 "$btf61" "${tools[@]:0:8}" >/dev/null 2>"$out/cgt.$side.log"
+	eval "irt_$side=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$out/cgt.$side.log")"
+done
+awk -v a="$irt_relocore" -v b="$irt_libbpf" 'BEGIN {
+	printf "callgrind, 8 tool starts: libbpf %d, relocore %d instructions, ratio %.3f\n", b, a, a / b }'
