@@ -57,25 +57,100 @@ StringRef irRecordName(Type *T, bool &IsUnion) {
 // ---------------------------------------------------------------- set-up
 
 void Rewriter::indexDebugInfo() {
-  DebugInfoFinder Finder;
-  Finder.processModule(M);
-  for (DICompileUnit *CU : Finder.compile_units()) {
+  for (DICompileUnit *CU : M.debug_compile_units()) {
     if (MainFile.empty())
       MainFile = CU->getFilename().str();
     if (CU->getEmissionKind() == DICompileUnit::FullDebug)
       HaveTypes = true;
   }
-  for (DIType *T : Finder.types()) {
-    if (auto *C = dyn_cast<DICompositeType>(T)) {
-      if (!isRecord(C) || C->getName().empty() ||
-          C->isForwardDecl())
-        continue;
-      ByName.try_emplace(C->getName(), C);
+  walkStart();
+}
+
+// The walk's roots: the compile units, then per function its subprogram,
+// the variables of its debug intrinsics (or records) and the scopes of its
+// instructions' locations (inlined subprograms).
+void Rewriter::walkStart() {
+  std::vector<MDNode *> Root;
+  const DILocalScope *Last = nullptr;
+
+  for (DICompileUnit *CU : M.debug_compile_units())
+    Root.push_back(CU);
+  for (Function &F : M) {
+    if (DISubprogram *SP = F.getSubprogram())
+      Root.push_back(SP);
+    compat::forEachDebugVariable(F, [&](DILocalVariable *V) {
+      Root.push_back(V);
+    });
+    for (Instruction &I : instructions(F))
+      for (const DILocation *L = I.getDebugLoc().get(); L; L = L->getInlinedAt())
+        if (L->getScope() != Last) {
+          Last = L->getScope();
+          Root.push_back(const_cast<DILocalScope *>(Last));
+        }
+  }
+  Walk = std::move(Root);
+}
+
+// First visit of @N: index it, and queue what it refers to.
+void Rewriter::walkEnter(MDNode *N) {
+  auto Add = [&](Metadata *MD) {
+    if (auto *K = dyn_cast_or_null<MDNode>(MD))
+      if (!isa<DIFile>(K) && !isa<DICompileUnit>(K) && !Seen.count(K))
+        Walk.push_back(K);
+  };
+
+  if (auto *T = dyn_cast<DIType>(N)) {
+    Add(T->getScope());
+    if (auto *ST = dyn_cast<DISubroutineType>(T)) {
+      for (DIType *R : ST->getTypeArray())
+        Add(R);
+    } else if (auto *C = dyn_cast<DICompositeType>(T)) {
+      if (isRecord(C) && !C->getName().empty() && !C->isForwardDecl())
+        ByName.try_emplace(C->getName(), C);
+      Add(C->getBaseType());
+      for (Metadata *E : C->getElements())
+        if (isa<DIType>(E) || isa<DISubprogram>(E))
+          Add(E);
     } else if (auto *D = dyn_cast<DIDerivedType>(T)) {
       if (D->getTag() == dwarf::DW_TAG_typedef && !D->getName().empty())
         TypedefOf.try_emplace(D->getName(), D);
+      Add(D->getBaseType());
+    }
+  } else if (auto *SP = dyn_cast<DISubprogram>(N)) {
+    Add(SP->getScope());
+    Add(SP->getType());
+  } else if (auto *V = dyn_cast<DIVariable>(N)) {
+    Add(V->getScope());
+    Add(V->getType());
+  } else if (auto *CU = dyn_cast<DICompileUnit>(N)) {
+    for (DICompositeType *E : CU->getEnumTypes())
+      Add(E);
+    for (Metadata *R : CU->getRetainedTypes())
+      if (isa<DIType>(R) || isa<DISubprogram>(R))
+        Add(R);
+    for (DIGlobalVariableExpression *G : CU->getGlobalVariables())
+      Add(G->getVariable());
+  } else if (auto *S = dyn_cast<DIScope>(N)) {
+    Add(S->getScope());	// lexical blocks, namespaces, modules
+  }
+}
+
+// One node further; false when the walk is over.
+bool Rewriter::walkStep() {
+  while (WalkNext < Walk.size()) {
+    MDNode *N = Walk[WalkNext++];
+    if (Seen.insert(N).second) {
+      walkEnter(N);
+      return true;
     }
   }
+  return false;
+}
+
+// Walk until @Name is indexed as a record or a typedef, or to the end.
+void Rewriter::indexUntil(StringRef Name) {
+  while (!ByName.count(Name) && !TypedefOf.count(Name) && walkStep())
+    ;
 }
 
 bool Rewriter::isDirectType(StringRef Name) const {
@@ -173,6 +248,7 @@ DICompositeType *Rewriter::lookupRoot(Type *ElTy, bool &Known) {
     return nullptr;
   DICompositeType *C = nullptr;
   StringRef File;
+  indexUntil(Name);
   auto It = ByName.find(Name);
   if (It != ByName.end()) {
     C = It->second;

@@ -9,6 +9,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -145,6 +146,18 @@ DIType *compat::declaredType(Value *V) {
 #endif
 #endif
   return nullptr;
+}
+
+void compat::forEachDebugVariable(Function &F,
+                                  function_ref<void(DILocalVariable *)> Fn) {
+  for (Instruction &I : instructions(F)) {
+#if LLVM_VERSION_MAJOR >= 19
+    for (DbgVariableRecord &R : filterDbgVars(I.getDbgRecordRange()))
+      Fn(R.getVariable());
+#endif
+    if (auto *D = dyn_cast<DbgVariableIntrinsic>(&I))
+      Fn(D->getVariable());
+  }
 }
 
 } // namespace relocore

@@ -13,13 +13,16 @@
 #ifndef RELOCORE_COMPAT_H
 #define RELOCORE_COMPAT_H
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 
 #include <cstdint>
 
 namespace llvm {
+class DILocalVariable;
 class DIType;
+class Function;
 class IRBuilderBase;
 class LLVMContext;
 class Module;
@@ -51,6 +54,11 @@ unsigned popcount(uint64_t V);
 // intrinsic, from 19 on a debug record, or after clang's declare-to-assign
 // its dbg.assign markers); null when none.
 llvm::DIType *declaredType(llvm::Value *V);
+
+// Calls @Fn for the variable of every debug intrinsic (14, 16) or debug
+// record (19) in @F.
+void forEachDebugVariable(llvm::Function &F,
+                          llvm::function_ref<void(llvm::DILocalVariable *)> Fn);
 
 // Runs the BPF target's early CO-RE passes (abstract member access,
 // preserve DI type, IR peephole: the target's PipelineStartEP extensions)

@@ -15,6 +15,7 @@
 #include "Relocore.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -99,6 +100,19 @@ private:
   bool HaveTypes = false;
   StringMap<DICompositeType *> ByName;     // record name -> DI
   StringMap<DIDerivedType *> TypedefOf;   // typedef name -> typedef
+  // The debug info is indexed as a walk reaches it, breadth first from the
+  // compile units and each function's subprogram, variables and inlined
+  // scopes (what llvm::DebugInfoFinder starts from): a lookup advances the
+  // walk only until its name is indexed, so a program that includes all of
+  // vmlinux.h does not pay for every type clang described (the types a
+  // program touches are few pointer steps from its variables).
+  std::vector<MDNode *> Walk;	// nodes to visit, from WalkNext on
+  size_t WalkNext = 0;
+  DenseSet<const MDNode *> Seen;
+  void walkStart();
+  void walkEnter(MDNode *N);
+  bool walkStep();
+  void indexUntil(StringRef Name);
   SmallPtrSet<Function *, 16> ProbeFns;
   std::vector<std::unique_ptr<Node>> Nodes;
   DenseMap<Value *, Node *> NodeOf;
