@@ -81,6 +81,21 @@ else
 		bpf-gcc -O2 -gbtf -mco-re -c "$src" -o "$work/examples/$(basename "$src" .c).o" ||
 			{ echo "FAIL: crosscheck: bpf-gcc $src failed"; exit 1; }
 	done
+	# GCC 12's wrong record (edge-gcc/gcc_nested.bpf.c): refused, and the
+	# message names object, section, instruction, access and what the
+	# instruction holds (against the object's own BTF: no kernel needed)
+	gn="$work/examples/gcc_nested.bpf.o"
+	want="gcc_nested.bpf.o: 1 relocation(s) refused, nothing applied; first: section kprobe/gcc_nested insn #1 byte_off mm_struct.total_vm: insn #1 has imm64 8, relocation expects 16"
+	rm -f "$work/gcc_nested.rel.o"
+	if "$RELOCORE" reloc "$gn" --btf "$gn" -o "$work/gcc_nested.rel.o" >"$work/gcc_nested.log" 2>&1; then
+		echo "FAIL: crosscheck/gcc-wrong-record: the misplaced record of GCC $(bpf-gcc -dumpversion) was relocated"
+	elif [ -e "$work/gcc_nested.rel.o" ]; then
+		echo "FAIL: crosscheck/gcc-wrong-record: refused, but an output was written"
+	elif grep -qF "$want" "$work/gcc_nested.log"; then
+		echo "PASS: crosscheck/gcc-wrong-record (refused: ${want#*first: })"
+	else
+		echo "FAIL: crosscheck/gcc-wrong-record: unexpected message: $(head -c 300 "$work/gcc_nested.log")"
+	fi
 	# and what only newer clang emits (edge-clang19/: TYPE_MATCHES,
 	# bpf_core_type_matches, which clang 14 cannot compile)
 	for src in "$here"/edge-clang19/*.bpf.c; do

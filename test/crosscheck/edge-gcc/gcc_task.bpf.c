@@ -5,7 +5,7 @@
  * has (poisoned) included.  Debian's GCC 12 writes records only for some
  * of these reads (none for loads of unsigned fields or pointers; a chain
  * p->a->b gets b's record on a's load, which libbpf and relocore both
- * refuse, so there is none here): both engines decide the records GCC
+ * refuse: gcc_nested.bpf.c has one): both engines decide the records GCC
  * wrote. */
 #define SEC(n) __attribute__((section(n), used))
 #define PAI __attribute__((preserve_access_index))
