@@ -16,14 +16,20 @@
  *   MODE: both (alternating, prints per-side medians and the ratio),
  *         libbpf or relocore (one side only, for callgrind);
  *         with "-tool" (both-tool, libbpf-tool, relocore-tool) each object
- *         opens the target anew, as each tool's start does;
+ *         opens the target anew, as each tool's start does; with "-proc"
+ *         (both-proc, ...) each object is also done in a process of its
+ *         own (fork; the parent allocates nothing large first), so the
+ *         memory each side touches is new to it as in a tool's process;
  *         read: the physical reference, reading TARGET.btf (page cache)
  */
 #define main oracle_main
 #include "../test/crosscheck/libbpf_oracle.c"
 #undef main
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "relocore.h"
 
@@ -36,6 +42,8 @@ static double now(void)
 }
 
 static bool per_object;	/* "-tool": the target opened per object */
+static bool per_process;	/* "-proc": and each object in a new process */
+static long faults[2];		/* -proc: the children's page faults, per side */
 
 static size_t libbpf_side(const char *target, char **objs, int n)
 {
@@ -101,6 +109,40 @@ static size_t relocore_side(const char *target, char **objs, int n)
 	return relos;
 }
 
+typedef size_t (*side_fn)(const char *target, char **objs, int n);
+
+/* @fn on each object in a child process of its own; the relocations counted. */
+static size_t in_processes(side_fn fn, const char *target, char **objs, int n)
+{
+	size_t relos = 0, r;
+	int i, fds[2], st;
+	struct rusage ru;
+	pid_t pid;
+
+	for (i = 0; i < n; i++) {
+		if (pipe(fds))
+			die("pipe: %s", strerror(errno));
+		pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (!pid) {
+			close(fds[0]);
+			r = fn(target, objs + i, 1);
+			if (write(fds[1], &r, sizeof(r)) != sizeof(r))
+				_exit(1);
+			_exit(0);
+		}
+		close(fds[1]);
+		if (read(fds[0], &r, sizeof(r)) != sizeof(r) || wait4(pid, &st, 0, &ru) != pid ||
+		    !WIFEXITED(st) || WEXITSTATUS(st))
+			die("the process of %s failed", objs[i]);
+		faults[fn == relocore_side] += ru.ru_minflt + ru.ru_majflt;
+		close(fds[0]);
+		relos += r;
+	}
+	return relos;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -115,7 +157,7 @@ int main(int argc, char **argv)
 	int iter, i;
 
 	if (argc < 5 && !(argc == 4 && !strcmp(argv[1], "read"))) {
-		fprintf(stderr, "usage: %s both|libbpf|relocore[-tool] ITER TARGET.btf OBJ...\n"
+		fprintf(stderr, "usage: %s both|libbpf|relocore[-tool|-proc] ITER TARGET.btf OBJ...\n"
 			"       %s read ITER FILE\n", argv[0], argv[0]);
 		return 2;
 	}
@@ -145,6 +187,10 @@ int main(int argc, char **argv)
 		printf("read %s: %.2f ms (best of %d)\n", argv[3], best * 1e3, iter);
 		return 0;
 	}
+	if (strlen(argv[1]) > 5 && !strcmp(argv[1] + strlen(argv[1]) - 5, "-proc")) {
+		per_process = true;
+		strcpy(argv[1] + strlen(argv[1]) - 5, "-tool");
+	}
 	if (strlen(argv[1]) > 5 && !strcmp(argv[1] + strlen(argv[1]) - 5, "-tool")) {
 		per_object = true;
 		argv[1][strlen(argv[1]) - 5] = 0;
@@ -154,12 +200,14 @@ int main(int argc, char **argv)
 
 		if (strcmp(argv[1], "relocore")) {
 			t0 = now();
-			nl = libbpf_side(argv[3], argv + 4, argc - 4);
+			nl = per_process ? in_processes(libbpf_side, argv[3], argv + 4, argc - 4) :
+					   libbpf_side(argv[3], argv + 4, argc - 4);
 			tl[i] = now() - t0;
 		}
 		if (strcmp(argv[1], "libbpf")) {
 			t0 = now();
-			nr = relocore_side(argv[3], argv + 4, argc - 4);
+			nr = per_process ? in_processes(relocore_side, argv[3], argv + 4, argc - 4) :
+					   relocore_side(argv[3], argv + 4, argc - 4);
 			tr[i] = now() - t0;
 		}
 	}
@@ -175,5 +223,8 @@ int main(int argc, char **argv)
 	printf("libbpf   median %.2f ms (min %.2f)\n", tl[iter / 2] * 1e3, tl[0] * 1e3);
 	printf("relocore median %.2f ms (min %.2f)\n", tr[iter / 2] * 1e3, tr[0] * 1e3);
 	printf("ratio relocore/libbpf (median): %.3f\n", tr[iter / 2] / tl[iter / 2]);
+	if (per_process)
+		printf("page faults per process: libbpf %ld, relocore %ld\n",
+		       faults[0] / iter / (argc - 4), faults[1] / iter / (argc - 4));
 	return 0;
 }

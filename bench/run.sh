@@ -44,7 +44,23 @@ tools=("$out"/tools/*.o)
 btf61=$(vm/kernel-btf.sh cloud-6.1)
 echo "bench: tool starts: ${#tools[@]} libbpf-tools objects, target cloud-6.1 ($(stat -c %s "$btf61") bytes) opened per object"
 "$out/core_bench" read 11 "$btf61" | sed 's/^/physical reference: /'
-"$out/core_bench" both-tool "${ITER:-7}" "$btf61" "${tools[@]}"
+# Three ways, because the wall time of this work is mostly memory, not
+# instructions.  Both sides hand the whole target to libbpf's btf__new,
+# which copies it (5 MB); libbpf's side reads the file into a buffer first
+# (a second 5 MB), relocore's maps it.  In one process glibc gives the freed
+# top of the heap back to the kernel once more than twice the mmap threshold
+# is free: libbpf's two buffers cross that line and every start faults its
+# 10 MB in anew, relocore's one buffer does not and is reused - the
+# in-process ratio mostly measures that.  With trimming off, the same run
+# compares the work; in a process per object (as a tool's start really
+# is) every side faults in all it touches, which the page-fault counts show.
+echo "in one process:"
+"$out/core_bench" both-tool "${ITER:-7}" "$btf61" "${tools[@]}" | sed 's/^/  /'
+echo "in one process, glibc's heap trimming off (GLIBC_TUNABLES):"
+GLIBC_TUNABLES=glibc.malloc.trim_threshold=4000000000:glibc.malloc.mmap_threshold=33554432 \
+	"$out/core_bench" both-tool "${ITER:-7}" "$btf61" "${tools[@]}" | sed 's/^/  /'
+echo "a process per object (fork; as a tool's start):"
+"$out/core_bench" both-proc "${ITER_PROC:-3}" "$btf61" "${tools[@]}" | sed 's/^/  /'
 for side in libbpf relocore; do
 	valgrind --tool=callgrind --callgrind-out-file="$out/cgt.$side" \
 		"$out/core_bench" "$side-tool" 1 "$btf61" "${tools[@]:0:8}" >/dev/null 2>"$out/cgt.$side.log"
