@@ -3,6 +3,8 @@
 # side in one run, on the example objects and the full BTF of each Debian
 # kernel: wall time (best of N) and output size; and the archive of all
 # kernels' full BTF against the sum of per-kernel xz files (the BTFHub way).
+# Page faults of each side beside the instructions: on a machine where a
+# fault is dear they, not instructions, decide the wall time.
 # Prints numbers, asserts nothing.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/cache.sh"
@@ -56,6 +58,14 @@ cg() {	# instructions of the command
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
 		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
+faults() {	# page faults of the command's process (posix_spawn: no copy of python's)
+	python3 -c 'import os, sys
+null = os.open(os.devnull, os.O_WRONLY)
+pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ, file_actions=[
+	(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
+_, st, ru = os.wait4(pid, 0)
+sys.exit(f"{sys.argv[1]} failed") if os.waitstatus_to_exitcode(st) else print(ru.ru_minflt + ru.ru_majflt)' "$@"
+}
 small="$out/ex/execsnoop.bpf.o"
 for what in small corpus; do
 	if [ "$what" = small ]; then set -- "$small"; else set -- "${tools[@]}"; fi
@@ -63,6 +73,9 @@ for what in small corpus; do
 	b=$(cg bpftool gen min_core_btf "$rt" "$out/cg.bt.btf" "$@")
 	awk -v w="$what" -v n=$# -v a="$a" -v b="$b" 'BEGIN {
 		printf "instructions, %s (%d objects), rt-6.12: relocore %d, bpftool %d, ratio %.3f\n", w, n, a, b, a / b }'
+	a=$(faults build/bin/relocore btfgen --btf "$rt" -o "$out/cg.rc.btf" "$@")
+	b=$(faults bpftool gen min_core_btf "$rt" "$out/cg.bt.btf" "$@")
+	echo "page faults, $what: relocore $a, bpftool $b (each maps or copies the 5 MB target: see bench/run.sh)"
 done
 cc -O2 -Iloader -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
 	/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz
