@@ -77,7 +77,7 @@ for what in small corpus; do
 	b=$(faults bpftool gen min_core_btf "$rt" "$out/cg.bt.btf" "$@")
 	echo "page faults, $what: relocore $a, bpftool $b (each maps or copies the 5 MB target: see bench/run.sh)"
 done
-cc -O2 -Iloader -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
+cc -O2 -Iloader -Icli -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
 	/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz
 "$out/core_bench" read 11 "$rt" | sed 's/^/physical reference: /'
 larger=0

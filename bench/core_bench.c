@@ -20,6 +20,8 @@
  *         (both-proc, ...) each object is also done in a process of its
  *         own (fork; the parent allocates nothing large first), so the
  *         memory each side touches is new to it as in a tool's process;
+ *         relocore's process sets its heap up as the relocore command
+ *         does (cli/heap.c);
  *         read: the physical reference, reading TARGET.btf (page cache)
  */
 #define main oracle_main
@@ -32,6 +34,7 @@
 #include <unistd.h>
 
 #include "relocore.h"
+#include "../cli/heap.c"
 
 static double now(void)
 {
@@ -127,6 +130,8 @@ static size_t in_processes(side_fn fn, const char *target, char **objs, int n)
 			die("fork: %s", strerror(errno));
 		if (!pid) {
 			close(fds[0]);
+			if (fn == relocore_side)	/* as the relocore command starts */
+				cli_heap_in_huge_pages();
 			r = fn(target, objs + i, 1);
 			if (write(fds[1], &r, sizeof(r)) != sizeof(r))
 				_exit(1);

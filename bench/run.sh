@@ -13,7 +13,7 @@ mkdir -p "$out"
 echo "bench: building examples and core_bench"
 bash examples/build.sh "$out/examples" >/dev/null
 objs=("$out"/examples/*.bpf.o)
-cc -O2 -g -Wall -Iloader -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
+cc -O2 -g -Wall -Iloader -Icli -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
 	/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz
 btf=$(vm/kernel-btf.sh cloud-6.12)
 echo "bench: target $(basename "$(dirname "$btf")") ($(stat -c %s "$btf") bytes), ${#objs[@]} objects"

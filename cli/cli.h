@@ -9,6 +9,9 @@
 
 struct btf;
 
+/* At the start of main: the heap grows in one step, in huge pages where
+ * the kernel gives them (heap.c says why). */
+void cli_heap_in_huge_pages(void);
 /* Print @s as a JSON string. */
 void cli_json_str(FILE *f, const char *s);
 /* Print the value at @data (@size bytes) of BTF type @id as JSON. */

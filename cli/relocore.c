@@ -415,6 +415,7 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	cli_heap_in_huge_pages();
 	libbpf_set_print(NULL);
 	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		printf("relocore %s (librelocore %s, libbpf %s)\n", RC_CLI_VERSION,
