@@ -76,17 +76,30 @@ for what in small corpus; do
 	a=$(faults build/bin/relocore btfgen --btf "$rt" -o "$out/cg.rc.btf" "$@")
 	b=$(faults bpftool gen min_core_btf "$rt" "$out/cg.bt.btf" "$@")
 	echo "page faults, $what: relocore $a, bpftool $b (each maps or copies the 5 MB target: see bench/run.sh)"
+	a=$(best build/bin/relocore btfgen --btf "$rt" -o "$out/cg.rc.btf" "$@")
+	b=$(best bpftool gen min_core_btf "$rt" "$out/cg.bt.btf" "$@")
+	awk -v w="$what" -v a="$a" -v b="$b" 'BEGIN {
+		printf "wall time, %s, best of '"$N"': relocore %d ms, bpftool %d ms, ratio %.2f\n", w, a, b, a / (b ? b : 1) }'
 done
 cc -O2 -Iloader -Icli -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
 	/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz
 "$out/core_bench" read 11 "$rt" | sed 's/^/physical reference: /'
-larger=0
-for o in "${tools[@]}" "${objs[@]}"; do
-	build/bin/relocore btfgen --btf "$rt" -o "$out/one.rc.btf" "$o" >/dev/null 2>&1 || continue
-	bpftool gen min_core_btf "$rt" "$out/one.bt.btf" "$o" >/dev/null 2>&1 || continue
-	if [ "$(stat -c %s "$out/one.rc.btf")" -gt "$(stat -c %s "$out/one.bt.btf")" ]; then
-		larger=$((larger + 1))
-		echo "larger than bpftool's: $(basename "$o"): $(stat -c %s "$out/one.rc.btf") > $(stat -c %s "$out/one.bt.btf")"
-	fi
+# sizes: every object alone, and the corpus at once, on each kernel
+for k in cloud-6.1 cloud-6.12 rt-6.12; do
+	full=$(vm/kernel-btf.sh "$k")
+	larger=0 sum_rc=0 sum_bt=0 n=0
+	for o in "${tools[@]}" "${objs[@]}"; do
+		build/bin/relocore btfgen --btf "$full" -o "$out/one.rc.btf" "$o" >/dev/null 2>&1 || continue
+		bpftool gen min_core_btf "$full" "$out/one.bt.btf" "$o" >/dev/null 2>&1 || continue
+		a=$(stat -c %s "$out/one.rc.btf") b=$(stat -c %s "$out/one.bt.btf")
+		n=$((n + 1)) sum_rc=$((sum_rc + a)) sum_bt=$((sum_bt + b))
+		if [ "$a" -gt "$b" ]; then
+			larger=$((larger + 1))
+			echo "larger than bpftool's ($k): $(basename "$o"): $a > $b"
+		fi
+	done
+	build/bin/relocore btfgen --btf "$full" -o "$out/all.rc.btf" "${tools[@]}" >/dev/null 2>&1
+	bpftool gen min_core_btf "$full" "$out/all.bt.btf" "${tools[@]}" >/dev/null 2>&1
+	echo "sizes ($k): $n objects one by one, relocore's larger than bpftool's: $larger (sum $sum_rc vs $sum_bt bytes);" \
+		"the ${#tools[@]} libbpf-tools objects at once: $(stat -c %s "$out/all.rc.btf") vs $(stat -c %s "$out/all.bt.btf") bytes"
 done
-echo "objects one by one (rt-6.12): $((${#tools[@]} + ${#objs[@]})), relocore's output larger than bpftool's: $larger"
