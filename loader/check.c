@@ -1348,9 +1348,19 @@ static int extern_problems(struct ctx *c, struct rc_check_prog *p)
 		const struct sym *s = &c->syms[i];
 		enum ext_kind k;
 
-		if (s->shndx || !s->name[0] || s->bind != STB_GLOBAL)
+		if (s->shndx || !s->name[0] || (s->bind != STB_GLOBAL && s->bind != STB_WEAK))
 			continue;
 		k = ext_kind(c, s->name);
+		/* libbpf takes every undefined NOTYPE symbol for an extern and
+		 * opens the object only if its BTF puts it in .kconfig or .ksyms
+		 * (GCC 12's unknown builtins, unlinked objects) */
+		if (k == EXT_OTHER && s->type == STT_NOTYPE &&
+		    (ret = add_problem(p, RC_CHECK_OPEN, false, -1,
+				       "extern '%s' is neither a kfunc nor in .kconfig or .ksyms: libbpf refuses to open the object",
+				       s->name)))
+			return ret;
+		if (s->bind != STB_GLOBAL)
+			continue;
 		if ((k == EXT_KFUNC || k == EXT_KSYM_TYPED) && ext_present(c, s, k) == 0 &&
 		    (ret = add_problem(p, RC_CHECK_KFUNC, false, -1,
 				       "%s '%s' is not in the target BTF (vmlinux or modules): libbpf refuses to load the object",
@@ -1452,7 +1462,7 @@ static void undecided(struct ctx *c, struct rc_check *out)
 		else if ((k == EXT_KFUNC || k == EXT_KSYM_TYPED) && ext_present(c, sy, k) < 0)
 			rc_fmt(buf, sizeof(buf), "kfuncs and __ksym externs (first: %s): the target BTF has no FUNC/VAR to look in",
 			       sy->name);
-		else if (k == EXT_OTHER)
+		else if (k == EXT_OTHER && sy->type != STT_NOTYPE)	/* libbpf: not an extern */
 			rc_fmt(buf, sizeof(buf), "externs of no known kind (first: %s): not checked", sy->name);
 		else
 			continue;

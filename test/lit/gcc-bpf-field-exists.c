@@ -5,9 +5,9 @@
 // second argument (the constant 2), not on a field access.  relocore must
 // not patch that constant as an offset: it refuses the record, naming the
 // section, the instruction, the access and what the instruction holds, and
-// writes nothing; relocore check fails the program for it.  (libbpf
-// refuses such an object already when it opens it: the undefined function
-// is an extern with no BTF.)  The same program built with clang relocates.
+// writes nothing; relocore check fails the program for it and for the
+// undefined function, an extern libbpf cannot resolve: libbpf refuses such
+// an object already when it opens it.  The same program built with clang relocates.
 // RUN: bpf-gcc -O2 -gbtf -mco-re -c %s -o %t.gcc.o 2>%t.gcc.err
 // RUN: FileCheck --check-prefix=WARN %s < %t.gcc.err
 // WARN: implicit declaration of function {{.*}}__builtin_preserve_field_info
@@ -26,6 +26,7 @@
 // RUN: not %relocore check %t.gcc.o --btf %t.target.o 2>&1 | FileCheck --check-prefix=CHECKCMD %s
 // CHECKCMD: FAIL fe (kprobe/fe)
 // CHECKCMD-NEXT: relocation: section kprobe/fe insn #{{[0-9]+}} byte_off task_struct.tgid: insn #{{[0-9]+}} has imm 2, relocation expects 4 (refused: libbpf refuses the whole object)
+// CHECKCMD-NEXT: open: extern '__builtin_preserve_field_info' is neither a kfunc nor in .kconfig or .ksyms: libbpf refuses to open the object
 // libbpf (bpftool opens the object, loads nothing) refuses it for the extern
 // RUN: not bpftool gen skeleton %t.gcc.o 2>&1 >/dev/null | FileCheck --check-prefix=LIBBPF %s
 // LIBBPF: failed to find BTF for extern '__builtin_preserve_field_info'
