@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -429,6 +430,9 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 	else
 		printf("attached %d program(s); collecting for up to %gs\n", nr_links, o->duration);
 	fflush(stdout);
+	/* what setting up freed (the target's BTF) goes back to the kernel:
+	 * the heap keeps freed blocks while it grows (heap.c) */
+	malloc_trim(0);
 
 	if (o->cmd) {
 		child = fork();
