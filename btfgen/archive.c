@@ -37,6 +37,7 @@
 struct bg_archive {
 	char *path;
 	struct btf *btf;
+	struct rc_btf *types;	/* the same, as the engine reads it */
 	char *releases;
 };
 
@@ -266,7 +267,12 @@ struct bg_archive *bg_archive_open(const char *path, struct rc_error *err)
 		rc_fmt(err->msg, sizeof(err->msg), "%s: the archived BTF is malformed", path);
 		goto fail;
 	}
-	if (rc_btf_validate(a->btf, path, err) || list_releases(a))
+	a->types = rc_btf_wrap(a->btf);
+	if (!a->types) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: out of memory", path);
+		goto fail;
+	}
+	if (rc_btf_walk(a->types, path, err, 0, false, NULL, NULL) || list_releases(a))
 		goto fail;
 	a->path = strdup(path);
 	free(z);
@@ -286,6 +292,7 @@ void bg_archive_free(struct bg_archive *a)
 {
 	if (!a)
 		return;
+	rc_btf_free(a->types);
 	btf__free(a->btf);
 	free(a->releases);
 	free(a->path);
@@ -315,11 +322,11 @@ struct btf *bg_archive_get(struct bg_archive *a, const char *release,
 		       a->releases[0] ? a->releases : "(nothing)");
 		return NULL;
 	}
-	if (bg_subset_init(&s, a->btf))
+	if (bg_subset_init(&s, a->types))
 		return NULL;
 	/* walk the chain of roots, collecting the kernel's types in order */
-	for (t = rc_type(a->btf, btf__type_by_id(a->btf, id)->type); t && btf_is_func_proto(t);
-	     t = t->type ? rc_type(a->btf, t->type) : NULL) {
+	for (t = rc_type(a->types, rc_type(a->types, id)->type); t && btf_is_func_proto(t);
+	     t = t->type ? rc_type(a->types, t->type) : NULL) {
 		const struct btf_param *p = btf_params(t);
 		int i;
 

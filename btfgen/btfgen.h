@@ -18,7 +18,7 @@ struct btf;
  * which members.  Types keep their sizes and members their offsets.
  */
 struct bg_subset {
-	const struct btf *src;
+	const struct rc_btf *src;
 	uint32_t n;		/* type count of src */
 	uint8_t *keep;		/* per type id: 0, BG_SHELL or BG_WHOLE */
 	uint8_t **members;	/* per composite type id: member mask, or NULL */
@@ -33,14 +33,14 @@ struct bg_subset {
 /* Suffix an archive gives forward declarations, removed when emitting. */
 #define BG_FWD_TAG "___relocore_fwd_"
 
-int bg_subset_init(struct bg_subset *s, const struct btf *src);
+int bg_subset_init(struct bg_subset *s, const struct rc_btf *src);
 void bg_subset_free(struct bg_subset *s);
 
 /* Keep what relocation @relo (of local BTF @local) needs of every target
  * candidate it matches in @target: the path of each matched field, the
  * root type of type relocations (all of it for TYPE_MATCHES), the enum of
  * enum value relocations. */
-int bg_subset_add_relo(struct bg_subset *s, const struct btf *local,
+int bg_subset_add_relo(struct bg_subset *s, const struct rc_btf *local,
 		       const struct rc_relo *relo, const struct rc_target *target);
 
 /*

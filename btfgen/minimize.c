@@ -29,7 +29,7 @@ static int mark(struct bg_subset *s, uint32_t id, int how, int depth);
 
 static int mark_member(struct bg_subset *s, uint32_t id, int i)
 {
-	const struct btf_type *t = btf__type_by_id(s->src, id), *mt;
+	const struct btf_type *t = rc_type(s->src, id), *mt;
 
 	if (!s->members[id]) {
 		if (s->nr_masks == s->cap_masks) {
@@ -49,7 +49,7 @@ static int mark_member(struct bg_subset *s, uint32_t id, int i)
 	s->members[id][i] = 1;
 	if (btf_is_any_enum(t))		/* an enumerator */
 		return mark(s, id, BG_SHELL, 0);
-	mt = btf__type_by_id(s->src, btf_members(t)[i].type);
+	mt = rc_type(s->src, btf_members(t)[i].type);
 	if (mt && btf_is_ptr(mt) &&
 	    (!s->keep[btf_members(t)[i].type] || s->weak_ptr[btf_members(t)[i].type])) {
 		/* a pointer member: its size and kind are all a field needs
@@ -79,7 +79,7 @@ static int mark(struct bg_subset *s, uint32_t id, int how, int depth)
 	if (s->keep[id] >= how)
 		return 0;
 	s->keep[id] = how;
-	t = btf__type_by_id(s->src, id);
+	t = rc_type(s->src, id);
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
@@ -140,10 +140,10 @@ static int mark_path(struct bg_subset *s, const struct rc_spec *targ)
 	return err;
 }
 
-int bg_subset_add_relo(struct bg_subset *s, const struct btf *local,
+int bg_subset_add_relo(struct bg_subset *s, const struct rc_btf *local,
 		       const struct rc_relo *relo, const struct rc_target *target)
 {
-	const char *access = btf__str_by_offset(local, relo->access_str_off);
+	const char *access = rc_name(local, relo->access_str_off);
 	struct rc_cands cands = { 0 };
 	struct rc_spec lspec, tspec;
 	char why[256];
@@ -183,7 +183,7 @@ int bg_subset_add_relo(struct bg_subset *s, const struct btf *local,
 struct btf *bg_minimize(const struct rc_target *target, const char *const *objs,
 			int nr_objs, struct rc_error *err)
 {
-	const struct btf *full = rc_target_vmlinux(target);
+	const struct rc_btf *full = rc_target_types(target);
 	struct bg_subset s;
 	struct btf *out = NULL;
 	int i, ret;
@@ -205,7 +205,7 @@ struct btf *bg_minimize(const struct rc_target *target, const char *const *objs,
 
 			n = rc_object_results(obj, &res);
 			for (k = 0; k < n && !ret; k++) {
-				ret = bg_subset_add_relo(&s, rc_object_btf(obj), &res[k].relo, target);
+				ret = bg_subset_add_relo(&s, rc_object_types(obj), &res[k].relo, target);
 				if (ret)
 					rc_fmt(err->msg, sizeof(err->msg),
 					       "%s: section %s insn #%u: cannot keep the types of this relocation: %s",

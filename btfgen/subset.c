@@ -10,12 +10,13 @@
 #include <string.h>
 
 #include "btfgen.h"
+#include "../loader/internal.h"
 
-int bg_subset_init(struct bg_subset *s, const struct btf *src)
+int bg_subset_init(struct bg_subset *s, const struct rc_btf *src)
 {
 	memset(s, 0, sizeof(*s));
 	s->src = src;
-	s->n = btf__type_cnt(src);
+	s->n = rc_btf_type_cnt(src);
 	s->keep = calloc(s->n, 1);
 	s->weak_ptr = calloc(s->n, 1);
 	s->members = calloc(s->n, sizeof(*s->members));
@@ -70,12 +71,12 @@ static int emit_enum(const struct bg_subset *s, struct btf *dst, uint32_t id,
 		if (is64) {
 			const struct btf_enum64 *e = btf_enum64(t) + i;
 
-			err = btf__add_enum64_value(dst, btf__name_by_offset(s->src, e->name_off),
+			err = btf__add_enum64_value(dst, rc_name(s->src, e->name_off),
 						    btf_enum64_value(e));
 		} else {
 			const struct btf_enum *e = btf_enum(t) + i;
 
-			err = btf__add_enum_value(dst, btf__name_by_offset(s->src, e->name_off),
+			err = btf__add_enum_value(dst, rc_name(s->src, e->name_off),
 						  e->val);
 		}
 		if (err)
@@ -87,13 +88,72 @@ static int emit_enum(const struct bg_subset *s, struct btf *dst, uint32_t id,
 	return nid;
 }
 
+/*
+ * Append @t (named @name; a type without references: INT, FLOAT, FWD,
+ * ENUM, ENUM64) to @dst as it is: a record of its kind and length added
+ * with its strings, then its other words copied.
+ */
+static int copy_type(const struct bg_subset *s, struct btf *dst, const struct btf_type *t,
+		     const char *name)
+{
+	size_t sz = rc_btf_rec_size(t), i, vlen = btf_vlen(t);
+	bool is64 = btf_is_enum64(t);
+	struct btf_type *nt;
+	uint32_t *offs;
+	int nid, err = 0;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		nid = btf__add_int(dst, name, 1, 0);
+		break;
+	case BTF_KIND_FLOAT:
+		nid = btf__add_float(dst, name, 4);
+		break;
+	case BTF_KIND_FWD:
+		nid = btf__add_fwd(dst, name, BTF_FWD_STRUCT);
+		break;
+	default:
+		nid = is64 ? btf__add_enum64(dst, name, 8, false) : btf__add_enum(dst, name, 4);
+		for (i = 0; nid > 0 && i < vlen && !err; i++) {
+			const char *n = rc_name(s->src, is64 ? btf_enum64(t)[i].name_off :
+							       btf_enum(t)[i].name_off);
+
+			err = is64 ? btf__add_enum64_value(dst, n, 0) :
+				     btf__add_enum_value(dst, n, 0);
+		}
+		break;
+	}
+	if (nid < 0 || err)
+		return nid < 0 ? nid : err;
+	nt = (struct btf_type *)btf__type_by_id(dst, nid);
+	if (rc_btf_rec_size(nt) != sz)
+		return -EINVAL;
+	/* keep the string offsets just made, take every other word */
+	offs = malloc(sizeof(*offs) * (vlen + 1));
+	if (!offs)
+		return -ENOMEM;
+	offs[0] = nt->name_off;
+	for (i = 0; btf_is_any_enum(t) && i < vlen; i++)
+		offs[i + 1] = is64 ? btf_enum64(nt)[i].name_off : btf_enum(nt)[i].name_off;
+	memcpy(nt, t, sz);
+	nt->name_off = offs[0];
+	for (i = 0; btf_is_any_enum(t) && i < vlen; i++) {
+		if (is64)
+			btf_enum64(nt)[i].name_off = offs[i + 1];
+		else
+			btf_enum(nt)[i].name_off = offs[i + 1];
+	}
+	free(offs);
+	return nid;
+}
+
 /* Append type @id of src to @dst, references through @map. */
 static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
 		    const int32_t *map)
 {
-	const struct btf *src = s->src;
-	const struct btf_type *t = btf__type_by_id(src, id);
-	const char *name = btf__name_by_offset(src, t->name_off);
+	const struct rc_btf *src = s->src;
+	const struct btf_type *t = rc_type(src, id);
+	const char *name = rc_name(src, t->name_off);
 	int i, err, ref = 0;
 
 	switch (btf_kind(t)) {
@@ -120,29 +180,29 @@ static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
 		char buf[512];
 
 		if (!tag)
-			return btf__add_type(dst, src, t);
+			return copy_type(s, dst, t, name);
 		snprintf(buf, sizeof(buf), "%.*s", (int)(tag - name), name);
 		return btf__add_fwd(dst, buf, btf_kflag(t) ? BTF_FWD_UNION : BTF_FWD_STRUCT);
 	}
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		if (s->keep[id] == BG_WHOLE)
-			return btf__add_type(dst, src, t);
+			return copy_type(s, dst, t, name);
 		return emit_enum(s, dst, id, t, name);
 	case BTF_KIND_INT:
 	case BTF_KIND_FLOAT:
 		/* no references: copied as they are */
-		return btf__add_type(dst, src, t);
+		return copy_type(s, dst, t, name);
 	case BTF_KIND_PTR:
 		if (s->weak_ptr[id]) {
 			/* a member's pointer: what it points to is irrelevant
 			 * unless kept anyway; modifiers on the way are dropped */
 			uint32_t to = t->type;
-			const struct btf_type *pt = btf__type_by_id(src, to);
+			const struct btf_type *pt = rc_type(src, to);
 
 			while (pt && btf_is_mod(pt)) {
 				to = pt->type;
-				pt = btf__type_by_id(src, to);
+				pt = rc_type(src, to);
 			}
 			ref = to && s->keep[to] ? map_id(map, to) : 0;
 		}
@@ -187,7 +247,7 @@ static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
 			mt = map_id(map, m->type);
 			if (mt < 0)
 				return -ENOENT;
-			err = btf__add_field(dst, btf__name_by_offset(src, m->name_off), mt,
+			err = btf__add_field(dst, rc_name(src, m->name_off), mt,
 					     btf_member_bit_offset(t, i),
 					     btf_member_bitfield_size(t, i));
 			if (err)
@@ -206,7 +266,7 @@ static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
 
 			if (pt < 0)
 				return -ENOENT;
-			err = btf__add_func_param(dst, btf__name_by_offset(src, p->name_off), pt);
+			err = btf__add_func_param(dst, rc_name(src, p->name_off), pt);
 			if (err)
 				return err;
 		}

@@ -65,7 +65,7 @@ static int btfgen(const char *full, const char *out, const char *const *objs,
 		fprintf(stderr, "%s: %s\n", who, err.msg);
 	else
 		fprintf(stderr, "%s: %s: %u of %u types kept\n", who, out,
-			btf__type_cnt(mb) - 1, btf__type_cnt(rc_target_vmlinux(ft)) - 1);
+			btf__type_cnt(mb) - 1, rc_btf_type_cnt(rc_target_types(ft)) - 1);
 	btf__free(mb);
 	rc_target_free(ft);
 	return ret;
@@ -212,8 +212,12 @@ static int archive_create(int argc, char **argv)
 				fprintf(stderr, "relocore archive: %s: %s\n", rels[i], err.msg);
 				goto out;
 			}
-		} else {
-			btfs[i] = (struct btf *)rc_target_vmlinux(tgts[i]);
+		} else {	/* libbpf's copy of it: the archive is written with libbpf */
+			btfs[i] = rc_btf_libbpf(rc_target_types(tgts[i]));
+			if (!btfs[i]) {
+				fprintf(stderr, "relocore archive: %s: %s\n", rels[i], strerror(errno));
+				goto out;
+			}
 		}
 		fprintf(stderr, "relocore archive: %s: %u types\n", rels[i],
 			btf__type_cnt(btfs[i]) - 1);

@@ -174,15 +174,15 @@ static void json_str(FILE *f, const char *s)
 }
 
 /* "struct task_struct" for type @id of @btf, "" when there is none. */
-static void type_str(const struct btf *btf, uint32_t id, char *buf, size_t sz)
+static void type_str(const struct rc_btf *btf, uint32_t id, char *buf, size_t sz)
 {
 	const struct btf_type *t;
 	const char *kw = "", *name;
 
 	buf[0] = 0;
-	if (!btf || !id || id >= btf__type_cnt(btf))
+	if (!btf || !id || id >= rc_btf_type_cnt(btf))
 		return;
-	t = btf__type_by_id(btf, id);
+	t = rc_btf_type_by_id(btf, id);
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT: kw = "struct "; break;
 	case BTF_KIND_UNION: kw = "union "; break;
@@ -191,7 +191,7 @@ static void type_str(const struct btf *btf, uint32_t id, char *buf, size_t sz)
 	case BTF_KIND_FWD: kw = "fwd "; break;
 	case BTF_KIND_TYPEDEF: kw = "typedef "; break;
 	}
-	name = btf__name_by_offset(btf, t->name_off);
+	name = rc_btf_str(btf, t->name_off);
 	snprintf(buf, sz, "%s%s", kw, name && *name ? name : "<anon>");
 }
 
@@ -260,7 +260,7 @@ static void print_json(const struct rc_object *obj, const char *target,
 		size_t len = 0;
 
 		rc_spec_format(&r->d.local, acc, sizeof(acc));
-		type_str(rc_object_btf(obj), r->relo.type_id, lt, sizeof(lt));
+		type_str(rc_object_types(obj), r->relo.type_id, lt, sizeof(lt));
 		type_str(r->d.targ_btf, r->d.targ_type_id, tt, sizeof(tt));
 		for (k = 0; r->d.targ_type_id && k < r->d.targ.raw_len; k++)
 			len += snprintf(spec + len, sizeof(spec) - len, "%s%u",

@@ -8,12 +8,14 @@
  * through such chains is bounded and reports it as an error.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
 struct checker {
-	const struct btf *btf;
+	const struct rc_btf *btf;
 	uint32_t n;		/* type count, base included */
 	uint32_t str_limit;	/* string offsets below this are valid */
 	const char *what;
@@ -129,66 +131,52 @@ static int check_type(struct checker *c, const struct btf_type *t)
 	}
 }
 
-/* Length of a type record (libbpf checked these when it parsed the BTF). */
-static inline size_t type_rec_size(const struct btf_type *t)
-{
-	size_t vlen = btf_vlen(t), base = sizeof(*t);
-
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT: return base + 4;
-	case BTF_KIND_ARRAY: return base + sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION: return base + vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM: return base + vlen * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64: return base + vlen * sizeof(struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO: return base + vlen * sizeof(struct btf_param);
-	case BTF_KIND_VAR: return base + sizeof(struct btf_var);
-	case BTF_KIND_DATASEC: return base + vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_DECL_TAG: return base + sizeof(struct btf_decl_tag);
-	default: return base;
-	}
-}
-
-/* String section size of @btf's own raw data (0 if it cannot be had). */
-static uint32_t own_str_len(const struct btf *btf, const struct btf_header **hdr)
-{
-	uint32_t size;
-	const struct btf_header *h = btf__raw_data(btf, &size);
-
-	*hdr = h;
-	if (!h || size < sizeof(*h))
-		return 0;
-	return h->str_len;
-}
-
 /*
- * The record size of @t and, with @check, whether anything in it may be
- * wrong (*@suspect; check_type then says what): the same rules as
- * check_type, without branches per member, for the walk's common path.
+ * The record size of @t (0 when it is more than @avail bytes or of an
+ * unknown kind) and, with @check, whether anything in it may be wrong
+ * (*@suspect; check_type then says what): the same rules as check_type,
+ * without branches per member, for the walk's common path.  With @mx, the
+ * largest type id referred to is kept there (the first walk of a view does
+ * not know the type count yet: it checks the ids once it does).
  */
 static inline __attribute__((always_inline)) size_t
-scan_type(const struct checker *c, const struct btf_type *t, bool check, bool *suspect)
+scan_type(const struct checker *c, const struct btf_type *t, bool check, bool *suspect,
+	  size_t avail, uint32_t *mx)
 {
 	uint32_t vlen = btf_vlen(t), n = check ? c->n : 0, sl = check ? c->str_limit : 0, i;
+	uint32_t m_ = 0;
 	bool bad = check && t->name_off >= sl;
+	size_t sz;
 
+#define MX(v) (m_ = m_ > (v) ? m_ : (v))
 	switch (btf_kind(t)) {
 	case BTF_KIND_FUNC:
 	case BTF_KIND_VAR:
 	case BTF_KIND_DECL_TAG:
+		sz = sizeof(*t) + (btf_kind(t) == BTF_KIND_FUNC ? 0 : 4);
+		if (sz > avail)
+			return 0;
 		bad |= check && t->type - 1 >= n - 1;	/* 0 or out of range */
-		*suspect = bad;
-		return sizeof(*t) + (btf_kind(t) == BTF_KIND_FUNC ? 0 : 4);
+		if (mx)
+			MX(t->type);
+		break;
 	case BTF_KIND_FUNC_PROTO: {
 		const struct btf_param *p = btf_params(t);
 
+		sz = sizeof(*t) + vlen * sizeof(*p);
+		if (sz > avail)
+			return 0;
 		if (check) {
 			bad |= t->type >= n;
-			for (i = 0; i < vlen; i++)
+			for (i = 0; i < vlen; i++) {
 				bad |= (p[i].name_off >= sl) | (p[i].type >= n);
+				if (mx)
+					MX(p[i].type);
+			}
+			if (mx)
+				MX(t->type);
 		}
-		*suspect = bad;
-		return sizeof(*t) + vlen * sizeof(*p);
+		break;
 	}
 	case BTF_KIND_PTR:
 	case BTF_KIND_TYPEDEF:
@@ -196,60 +184,164 @@ scan_type(const struct checker *c, const struct btf_type *t, bool check, bool *s
 	case BTF_KIND_CONST:
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_TYPE_TAG:
-		*suspect = bad || (check && t->type >= n);
-		return sizeof(*t);
+		sz = sizeof(*t);
+		bad |= check && t->type >= n;
+		if (mx)
+			MX(t->type);
+		break;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION: {
 		const struct btf_member *m = btf_members(t);
 
+		sz = sizeof(*t) + vlen * sizeof(*m);
+		if (sz > avail)
+			return 0;
 		if (check)
-			for (i = 0; i < vlen; i++)
+			for (i = 0; i < vlen; i++) {
 				bad |= (m[i].name_off >= sl) | (m[i].type - 1 >= n - 1);
-		*suspect = bad;
-		return sizeof(*t) + vlen * sizeof(*m);
+				if (mx)
+					MX(m[i].type);
+			}
+		break;
 	}
 	default:	/* the rare kinds: check_type decides */
-		*suspect = check;
-		return type_rec_size(t);
+		sz = rc_btf_rec_size(t);
+		if (sz > avail)
+			return 0;
+		bad = check;
+		if (mx && btf_is_array(t)) {
+			MX(btf_array(t)->type);
+			MX(btf_array(t)->index_type);
+		} else if (mx && btf_is_datasec(t)) {
+			for (i = 0; i < vlen; i++)
+				MX(btf_var_secinfos(t)[i].type);
+		}
+		break;
 	}
+#undef MX
+	if (mx && m_ > *mx)
+		*mx = m_;
+	*suspect = bad;
+	return sz;
 }
 
+static int walk_checked(struct checker *c, const struct rc_btf *b);
+
 /*
- * The one walk over @btf's own type records (raw data, no per-type library
- * call): each checked when @check, @fn called for those whose kind is in
- * @kinds (a bit per BTF_KIND_*) and, with @named, that have a name.
- * Inlined twice, with and without the checks.
+ * The first walk of a view read raw (rc_btf_from_raw): each record's
+ * offset recorded (in bounds, of a known kind) while it is checked and
+ * visited as walk() does; the type ids referred to are checked once the
+ * count is known, at the end (walk() then names the type).
  */
-static inline __attribute__((always_inline)) int
-walk(struct checker *c, const struct btf *btf, bool check, uint32_t kinds, bool named,
-     rc_type_fn fn, void *ctx)
+static int build(struct checker *c, struct rc_btf *b, bool check, uint32_t kinds,
+		 bool named, rc_type_fn fn, void *ctx)
 {
-	const struct btf *base = btf__base_btf(btf);
-	uint32_t id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf);
-	const struct btf_header *h;
-	const unsigned char *p, *end;
-	int err;
-
-	own_str_len(btf, &h);
-	if (!h)
-		return -ENOMEM;
-	p = (const unsigned char *)h + h->hdr_len + h->type_off;
-	end = p + h->type_len;
-	const uint32_t sl = check ? c->str_limit : 0, n1 = n - 1;
+	const unsigned char *p = b->types, *end = p ? p + b->types_len : p;
+	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, k = 0, id, mx = 0;
+	const uint32_t sl = check ? c->str_limit : 0;
 	const bool funcs_wanted = fn && (kinds >> BTF_KIND_FUNC & 1);
+	uint32_t *offs = malloc(sizeof(*offs) * cap);
+	struct checker bc = { 0 };
+	int err = 0;
 
-	for (; id < n && p < end; id++) {
+	if (!offs)
+		return -ENOMEM;
+	if (check) {	/* ids are checked at the end: here, only void where one is needed */
+		bc = *c;
+		bc.n = UINT32_MAX;
+	}
+	for (id = b->start_id; p < end; id++) {
 		const struct btf_type *t = (const void *)p;
+		size_t avail = end - p, sz;
 		bool suspect;
-		size_t sz;
 
-		/* four in ten types of a vmlinux are FUNCs: first, on their own */
-		if (btf_kind(t) == BTF_KIND_FUNC && !funcs_wanted &&
-		    !(check && ((t->name_off >= sl) | (t->type - 1 >= n1)))) {
+		if (avail < sizeof(*t) || k == cap) {
+			err = -EINVAL;
+			break;
+		}
+		offs[k++] = p - b->types;
+		if (btf_kind(t) == BTF_KIND_FUNC && !funcs_wanted) {
+			if (check) {
+				mx = mx > t->type ? mx : t->type;
+				if ((t->name_off >= sl) | (t->type == 0)) {
+					bc.id = id;
+					if (check_type(&bc, t)) {
+						err = -EINVAL;
+						break;
+					}
+				}
+			}
 			p += sizeof(*t);
 			continue;
 		}
-		sz = scan_type(c, t, check, &suspect);
+		sz = scan_type(&bc, t, check, &suspect, avail, check ? &mx : NULL);
+		if (!sz) {
+			err = -EINVAL;
+			break;
+		}
+		if (check && suspect) {
+			bc.id = id;
+			if (check_type(&bc, t)) {
+				err = -EINVAL;
+				break;
+			}
+		}
+		if (fn && (kinds >> btf_kind(t) & 1) && (!named || t->name_off)) {
+			err = fn(ctx, id, t);
+			if (err)
+				break;
+		}
+		p += sz;
+	}
+	if (err == -EINVAL && p < end && c && !c->err->msg[0]) {
+		const struct btf_type *t = (const void *)p;
+		size_t avail = end - p;
+
+		c->id = id;
+		rc_fmt(c->err->msg, sizeof(c->err->msg), "%s: malformed BTF: type [%u]: %s",
+		       c->what, id, avail < sizeof(*t) ? "record truncated" :
+		       !rc_btf_rec_size(t) ? "unknown kind" : "record runs past the type section");
+	}
+	if (err || (uint64_t)id > 0x7fffffffu) {
+		free(offs);
+		return err ? err : -E2BIG;
+	}
+	b->offs = offs;
+	b->cnt = id;
+	if (c)
+		c->n = id;
+	/* the ids referred to, now that the count is known */
+	if (check && mx >= id)
+		return walk_checked(c, b);
+	return 0;
+}
+
+/*
+ * The one walk over @b's own type records (indexed when the view was
+ * made: in bounds, of known kinds): each checked when @check, @fn called
+ * for those whose kind is in @kinds (a bit per BTF_KIND_*) and, with
+ * @named, that have a name.  Inlined twice, with and without the checks.
+ */
+static inline __attribute__((always_inline)) int
+walk(struct checker *c, const struct rc_btf *b, bool check, uint32_t kinds, bool named,
+     rc_type_fn fn, void *ctx)
+{
+	const uint32_t n = b->cnt, n1 = n - 1, sl = check ? c->str_limit : 0;
+	const bool funcs_wanted = fn && (kinds >> BTF_KIND_FUNC & 1);
+	const unsigned char *types = b->types;
+	const uint32_t *offs = b->offs;
+	uint32_t id;
+	int err;
+
+	for (id = b->start_id; id < n; id++) {
+		const struct btf_type *t = (const void *)(types + offs[id - b->start_id]);
+		bool suspect;
+
+		/* four in ten types of a vmlinux are FUNCs: first, on their own */
+		if (btf_kind(t) == BTF_KIND_FUNC && !funcs_wanted &&
+		    !(check && ((t->name_off >= sl) | (t->type - 1 >= n1))))
+			continue;
+		scan_type(c, t, check, &suspect, SIZE_MAX, NULL);
 
 		if (check && suspect) {
 			c->id = id;
@@ -261,51 +353,57 @@ walk(struct checker *c, const struct btf *btf, bool check, uint32_t kinds, bool 
 			if (err)
 				return err;
 		}
-		p += sz;
 	}
-	return id == n && p == end ? 0 : -EINVAL;
+	return 0;
 }
 
-int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx)
+/* A check of every record of an indexed view (after build found an id
+ * out of range: this names the type). */
+static int walk_checked(struct checker *c, const struct rc_btf *b)
 {
-	return walk(NULL, btf, false, ~0u, false, fn, ctx);
+	int ret = walk(c, b, true, 0, false, NULL, NULL);
+
+	if (!ret && !c->err->msg[0]) {
+		rc_fmt(c->err->msg, sizeof(c->err->msg), "%s: type id out of range", c->what);
+		ret = -EINVAL;
+	}
+	return ret ? ret : -EINVAL;
 }
 
-/*
- * Check every type record of @btf (its own part, for split BTF), walking
- * its raw data: one pass, no per-type library calls.
- */
+int rc_btf_for_each_type(const struct rc_btf *b, rc_type_fn fn, void *ctx)
+{
+	return walk(NULL, b, false, ~0u, false, fn, ctx);
+}
+
+/* Check every type record of @btf (libbpf's; its own part when split). */
 int rc_btf_validate(const struct btf *btf, const char *what,
 		    struct rc_error *err)
 {
-	return rc_btf_validate_visit(btf, what, err, NULL, NULL);
-}
-
-int rc_btf_validate_visit(const struct btf *btf, const char *what,
-			  struct rc_error *err, rc_type_fn fn, void *ctx)
-{
-	return rc_btf_walk(btf, what, err, ~0u, false, fn, ctx);
-}
-
-int rc_btf_walk(const struct btf *btf, const char *what, struct rc_error *err,
-		uint32_t kinds, bool named, rc_type_fn fn, void *ctx)
-{
-	const struct btf *base = btf__base_btf(btf);
-	struct checker c = { btf, btf__type_cnt(btf), 0, what, err, 0 };
-	const struct btf_header *h, *bh;
+	struct rc_btf *b = rc_btf_wrap(btf);
 	int ret;
 
-	if (!what)
-		return walk(NULL, btf, false, kinds, named, fn, ctx);
-	c.str_limit = own_str_len(btf, &h) + (base ? own_str_len(base, &bh) : 0);
-	if (!h) {
+	if (!b) {
 		rc_fmt(err->msg, sizeof(err->msg), "%s: BTF raw data unavailable", what);
 		return -EINVAL;
 	}
-	ret = walk(&c, btf, true, kinds, named, fn, ctx);
-	if (ret == -EINVAL && !err->msg[0])
-		return bad(&c, "type section does not match the type count", 0);
+	ret = rc_btf_walk(b, what, err, 0, false, NULL, NULL);
+	rc_btf_free(b);
+	return ret;
+}
+
+int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
+		uint32_t kinds, bool named, rc_type_fn fn, void *ctx)
+{
+	struct checker c = { b, b->cnt, b->start_str + b->str_len, what, err, 0 };
+	int ret;
+
+	if (!b->offs)	/* the first walk of a view read raw indexes it */
+		ret = build(what ? &c : NULL, (struct rc_btf *)b, what, kinds, named, fn, ctx);
+	else if (!what)
+		return walk(NULL, b, false, kinds, named, fn, ctx);
+	else
+		ret = walk(&c, b, true, kinds, named, fn, ctx);
 	/* cycles of modifiers/typedefs need no pass of their own: every walk
-	 * through them (rc_skip_mods_typedefs, btf__resolve_size) is bounded */
+	 * through them (rc_skip_mods_typedefs, rc_btf_resolve_size) is bounded */
 	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
 }

@@ -32,11 +32,9 @@ static bool indexable(const struct btf_type *t)
 }
 
 struct collect {
-	const struct btf *btf;
+	const struct rc_btf *btf;
 	struct rc_name_ent *ent;
 	uint32_t cnt, start_id;
-	const char *strs;	/* string section, when not split */
-	uint32_t str_len;
 };
 
 /* The kinds indexable() accepts, a bit per kind (the walk's filter). */
@@ -54,10 +52,7 @@ static int collect_one(void *ctx, uint32_t id, const struct btf_type *t)
 
 	if (id < c->start_id)
 		return 0;
-	if (c->strs)
-		name = t->name_off < c->str_len ? c->strs + t->name_off : NULL;
-	else
-		name = btf__name_by_offset(c->btf, t->name_off);
+	name = rc_name(c->btf, t->name_off);
 	if (rc_str_empty(name))
 		return 0;
 	c->ent[c->cnt].hash = rc_essential_name_hash(name, &len);
@@ -67,25 +62,19 @@ static int collect_one(void *ctx, uint32_t id, const struct btf_type *t)
 }
 
 /* Index the named types of @btf (its own part) from @start_id on. */
-int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
+int rc_name_index_build(struct rc_name_index *idx, const struct rc_btf *btf,
 			uint32_t start_id, const char *what,
 			struct rc_error *err)
 {
-	uint32_t i, n = btf__type_cnt(btf), nb = 1, raw_size;
-	struct collect c = { btf, NULL, 0, start_id, NULL, 0 };
-	const struct btf_header *h = btf__raw_data(btf, &raw_size);
+	uint32_t i, n = rc_btf_type_cnt(btf), nb = 1;
+	struct collect c = { btf, NULL, 0, start_id };
 	int ret;
-
-	/* names straight from the string section (one-file BTF) */
-	if (!btf__base_btf(btf) && h && raw_size >= sizeof(*h) &&
-	    (uint64_t)h->hdr_len + h->str_off + h->str_len <= raw_size) {
-		c.strs = (const char *)h + h->hdr_len + h->str_off;
-		c.str_len = h->str_len;
-	}
 
 	memset(idx, 0, sizeof(*idx));
 	idx->btf = btf;
 	idx->start_id = start_id;
+	if (!btf->offs)	/* not indexed yet (this walk does it): at most this many */
+		n = btf->start_id + btf->types_len / sizeof(struct btf_type) + 1;
 	if (n <= start_id)
 		n = start_id;
 	c.ent = malloc(sizeof(*c.ent) * (n - start_id + 1));
@@ -127,7 +116,7 @@ void rc_name_index_free(struct rc_name_index *idx)
 	memset(idx, 0, sizeof(*idx));
 }
 
-static int cands_push(struct rc_cands *c, const struct btf *btf, uint32_t id)
+static int cands_push(struct rc_cands *c, const struct rc_btf *btf, uint32_t id)
 {
 	if (c->len == c->cap) {
 		int cap = c->cap ? c->cap * 2 : 4;
@@ -159,8 +148,8 @@ static int add_cands(const struct rc_name_index *idx, const struct btf_type *lt,
 
 		if (e->hash != h)
 			continue;
-		t = btf__type_by_id(idx->btf, e->id);
-		n = btf__name_by_offset(idx->btf, t->name_off);
+		t = rc_type(idx->btf, e->id);
+		n = rc_name(idx->btf, t->name_off);
 
 		if (!(btf_kind(t) == btf_kind(lt) ||
 		      (btf_is_any_enum(t) && btf_is_any_enum(lt))))
@@ -187,14 +176,14 @@ static int scan_cands(const struct rc_name_index *idx, const struct btf_type *lt
 
 	if (!idx->btf)
 		return 0;
-	n = btf__type_cnt(idx->btf);
+	n = rc_btf_type_cnt(idx->btf);
 	for (id = idx->start_id; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(idx->btf, id);
+		const struct btf_type *t = rc_type(idx->btf, id);
 		const char *name;
 
 		if (btf_kind(t) != btf_kind(lt) || !t->name_off)
 			continue;
-		name = btf__name_by_offset(idx->btf, t->name_off);
+		name = rc_name(idx->btf, t->name_off);
 		if (rc_str_empty(name) || rc_essential_name_len(name) != llen ||
 		    strncmp(name, lname, llen))
 			continue;
@@ -212,7 +201,7 @@ static int find_in(const struct rc_name_index *idx, const struct btf_type *lt,
 			       scan_cands(idx, lt, lname, llen, out);
 }
 
-int rc_core_find_cands(const struct btf *local, uint32_t local_id,
+int rc_core_find_cands(const struct rc_btf *local, uint32_t local_id,
 		       const struct rc_target *target, struct rc_cands *out)
 {
 	const struct btf_type *lt = rc_type(local, local_id);

@@ -70,9 +70,9 @@ struct sym {
 
 struct ctx {
 	const struct rc_object *obj;
-	const struct btf *lbtf;		/* object BTF (may be NULL) */
+	const struct rc_btf *lbtf;		/* object BTF (may be NULL) */
 	const struct rc_target *tg;
-	const struct btf *vml;
+	const struct rc_btf *vml;
 	size_t nsecs;
 	struct sec *secs;
 	size_t nsyms;
@@ -178,9 +178,9 @@ static int add_problem(struct rc_check_prog *p, enum rc_check_kind kind,
 
 /* ---- target BTF lookups ---- */
 
-static bool find_in(const struct btf *btf, const char *name, int kind)
+static bool find_in(const struct rc_btf *btf, const char *name, int kind)
 {
-	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
+	return btf && rc_btf_find_by_name_kind(btf, name, kind) > 0;
 }
 
 /* @name of @kind in vmlinux or any module BTF; the module's name in *@mod. */
@@ -204,19 +204,19 @@ static bool target_has(const struct ctx *c, const char *name, int kind,
 
 /* @name of @kind in vmlinux or a module BTF: its type and BTF, or NULL */
 static const struct btf_type *target_type(const struct ctx *c, const char *name, int kind,
-					  const struct btf **in)
+					  const struct rc_btf **in)
 {
 	int i, id;
 
-	if (c->vml && (id = btf__find_by_name_kind(c->vml, name, kind)) > 0) {
+	if (c->vml && (id = rc_btf_find_by_name_kind(c->vml, name, kind)) > 0) {
 		*in = c->vml;
-		return btf__type_by_id(c->vml, id);
+		return rc_type(c->vml, id);
 	}
 	for (i = 0; i < c->tg->nr_mods; i++)
 		if (c->tg->mods[i].btf &&
-		    (id = btf__find_by_name_kind(c->tg->mods[i].btf, name, kind)) > 0) {
+		    (id = rc_btf_find_by_name_kind(c->tg->mods[i].btf, name, kind)) > 0) {
 			*in = c->tg->mods[i].btf;
-			return btf__type_by_id(c->tg->mods[i].btf, id);
+			return rc_type(c->tg->mods[i].btf, id);
 		}
 	return NULL;
 }
@@ -225,7 +225,7 @@ static const struct btf_type *target_type(const struct ctx *c, const char *name,
  * to) @name of @kind in the target, or -1 */
 static int target_nr_params(const struct ctx *c, const char *name, int kind)
 {
-	const struct btf *b;
+	const struct rc_btf *b;
 	const struct btf_type *t = target_type(c, name, kind, &b);
 
 	if (t && kind == BTF_KIND_TYPEDEF) {	/* btf_trace_X: PTR -> FUNC_PROTO */
@@ -249,11 +249,11 @@ enum ext_kind { EXT_OTHER, EXT_KCONFIG, EXT_KSYM_TYPED, EXT_KSYM_UNTYPED, EXT_KF
  * or .ksyms (typed: its type is not void), or an extern FUNC (a kfunc). */
 static enum ext_kind ext_kind(const struct ctx *c, const char *name)
 {
-	const struct btf *b = c->lbtf;
-	uint32_t i, n = b ? btf__type_cnt(b) : 0;
+	const struct rc_btf *b = c->lbtf;
+	uint32_t i, n = b ? rc_btf_type_cnt(b) : 0;
 
 	for (i = 1; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(b, i);
+		const struct btf_type *t = rc_type(b, i);
 		const struct btf_var_secinfo *vs;
 		const char *sn;
 		int k;
@@ -268,7 +268,7 @@ static enum ext_kind ext_kind(const struct ctx *c, const char *name)
 			continue;
 		vs = btf_var_secinfos(t);
 		for (k = 0; k < btf_vlen(t); k++, vs++) {
-			const struct btf_type *v = btf__type_by_id(b, vs->type);
+			const struct btf_type *v = rc_type(b, vs->type);
 			const struct btf_type *vt;
 
 			if (!v || !btf_is_var(v) || strcmp(rc_name(b, v->name_off), name))
@@ -295,9 +295,9 @@ static int ext_present(const struct ctx *c, const struct sym *sym, enum ext_kind
 
 static const struct btf_type *target_enum(const struct ctx *c, const char *ename)
 {
-	int id = c->vml ? btf__find_by_name_kind(c->vml, ename, BTF_KIND_ENUM) : -1;
+	int id = c->vml ? rc_btf_find_by_name_kind(c->vml, ename, BTF_KIND_ENUM) : -1;
 
-	return id > 0 ? btf__type_by_id(c->vml, id) : NULL;
+	return id > 0 ? rc_type(c->vml, id) : NULL;
 }
 
 static bool enum_has_name(const struct ctx *c, const struct btf_type *t,
@@ -310,7 +310,7 @@ static bool enum_has_name(const struct ctx *c, const struct btf_type *t,
 		return false;
 	m = btf_enum(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
-		const char *n = btf__name_by_offset(c->vml, m->name_off);
+		const char *n = rc_name(c->vml, m->name_off);
 
 		if (n && !strcmp(n, val))
 			return true;
@@ -329,7 +329,7 @@ static bool enum_has_value(const struct ctx *c, const struct btf_type *t,
 		return false;
 	m = btf_enum(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
-		const char *n = btf__name_by_offset(c->vml, m->name_off);
+		const char *n = rc_name(c->vml, m->name_off);
 
 		if (m->val != v || !n || !strncmp(n, "__", 2) ||
 		    strstr(n, "_UNSPEC"))
@@ -355,7 +355,7 @@ static int load_helpers(struct ctx *c)
 	if (!c->helpers)
 		return -ENOMEM;
 	for (i = 0; i < btf_vlen(t); i++) {
-		const char *n = btf__name_by_offset(c->vml, m[i].name_off);
+		const char *n = rc_name(c->vml, m[i].name_off);
 
 		if (m[i].val > 0 && m[i].val < c->nr_helpers && n &&
 		    strncmp(n, "__", 2))
@@ -1262,7 +1262,7 @@ static int check_attach(struct ctx *c, const char *secname)
 /* ---- maps and object-level refusals: every program's problems ---- */
 
 /* The __uint(NAME, V) value of map struct member @m: PTR -> ARRAY[V]. */
-static bool map_uint(const struct btf *btf, const struct btf_member *m,
+static bool map_uint(const struct rc_btf *btf, const struct btf_member *m,
 		     uint32_t *v)
 {
 	const struct btf_type *t = rc_type(btf, m->type);
@@ -1287,9 +1287,9 @@ static int check_maps(struct ctx *c, struct rc_check_prog *p)
 	int id, i, j, ret;
 	size_t k;
 
-	if (!c->lbtf || (id = btf__find_by_name_kind(c->lbtf, ".maps", BTF_KIND_DATASEC)) <= 0)
+	if (!c->lbtf || (id = rc_btf_find_by_name_kind(c->lbtf, ".maps", BTF_KIND_DATASEC)) <= 0)
 		return 0;
-	ds = btf__type_by_id(c->lbtf, id);
+	ds = rc_type(c->lbtf, id);
 	vs = btf_var_secinfos(ds);
 	for (i = 0; i < btf_vlen(ds); i++, vs++) {
 		const struct btf_type *var = rc_type(c->lbtf, vs->type), *st;
@@ -1518,7 +1518,7 @@ static void ctx_free(struct ctx *c)
 /* The FUNC_PROTO of @asec's BTF-typed context on the target (fentry,
  * fexit, fmod_ret: the function's; tp_btf: the tracepoint's, whose first
  * parameter is the probe's data), with the index of its first argument. */
-static const struct btf_type *ctx_proto(struct ctx *c, const char *asec, const struct btf **b,
+static const struct btf_type *ctx_proto(struct ctx *c, const char *asec, const struct rc_btf **b,
 					int *first)
 {
 	const char *tgt;
@@ -1550,7 +1550,7 @@ static int ctx_bound_size(struct ctx *c, const char *asec);
 /* Before the walk: which context slots hold scalars on the target */
 static void ctx_types(struct ctx *c, const char *asec)
 {
-	const struct btf *b;
+	const struct rc_btf *b;
 	const struct btf_type *t;
 	int first, i;
 
@@ -1571,7 +1571,7 @@ static void ctx_types(struct ctx *c, const char *asec)
 static int ctx_bound(struct ctx *c, const char *asec)
 {
 	if (c->scalar_deref) {
-		const struct btf *b;
+		const struct rc_btf *b;
 		const struct btf_type *t;
 		int first;
 		char ty[128] = "";
@@ -1596,7 +1596,7 @@ static int ctx_bound_size(struct ctx *c, const char *asec)
 {
 	const char *tgt, *pfx;
 	const struct sec_def *d = find_def(asec, &tgt);
-	const struct btf *b;
+	const struct rc_btf *b;
 	const struct btf_type *t;
 	char buf[300], what[300];
 	int64_t bound = -1;
@@ -1841,7 +1841,7 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 				      struct rc_error *err)
 {
 	static const struct rc_check_opts none = { sizeof(none) };
-	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_vmlinux(target),
+	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_types(target),
 			 .opts = opts && opts->sz >= sizeof(none) ? opts : &none };
 	struct rc_check *out = calloc(1, sizeof(*out));
 	const struct rc_result *res = NULL;
@@ -1877,7 +1877,7 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	    memmem(kc->config, kc->config_len, "CONFIG_FUNCTION_TRACER=y", 24) &&
 	    !memmem(kc->config, kc->config_len, "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y", 41))
 		c.no_trampolines = true;
-	c.lbtf = rc_object_btf(c.obj);
+	c.lbtf = rc_object_types(c.obj);
 	bytes = rc_object_bytes(c.obj, &size);
 	elf_version(EV_CURRENT);
 	ret = read_elf(&c, err);

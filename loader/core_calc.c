@@ -48,7 +48,7 @@ static int calc_field(const struct rc_spec *spec, enum rc_relo_kind kind,
 		return -EINVAL;
 
 	if (!acc->name) {	/* the field is an array element (or the root) */
-		sz = btf__resolve_size(spec->btf, acc->type_id);
+		sz = rc_btf_resolve_size(spec->btf, acc->type_id);
 		if (sz < 0) {
 			rc_fmt(why, whysz, "size of [%u] does not resolve", acc->type_id);
 			return -EINVAL;
@@ -95,7 +95,7 @@ static int calc_field(const struct rc_spec *spec, enum rc_relo_kind kind,
 			byte_off = bit_off / 8 / byte_sz * byte_sz;
 		}
 	} else {
-		sz = btf__resolve_size(spec->btf, ftid);
+		sz = rc_btf_resolve_size(spec->btf, ftid);
 		if (sz < 0) {
 			rc_fmt(why, whysz, "size of field %s does not resolve", acc->name);
 			return -EINVAL;
@@ -157,7 +157,7 @@ static int calc_type(const struct rc_spec *spec, enum rc_relo_kind kind,
 		*val = 1;
 		return 0;
 	case RC_TYPE_SIZE:
-		sz = btf__resolve_size(spec->btf, spec->root_type_id);
+		sz = rc_btf_resolve_size(spec->btf, spec->root_type_id);
 		if (sz < 0)
 			return -EINVAL;
 		*val = sz;
@@ -254,7 +254,7 @@ out:
 	return err;
 }
 
-static void decision_init(struct rc_decision *d, const struct btf *local,
+static void decision_init(struct rc_decision *d, const struct rc_btf *local,
 			  const struct rc_relo *relo)
 {
 	memset(d, 0, sizeof(*d));
@@ -273,7 +273,7 @@ static int refuse(struct rc_decision *d, int err)
 	return 0;
 }
 
-int rc_core_decide_cands(const struct btf *local, const struct rc_relo *relo,
+int rc_core_decide_cands(const struct rc_btf *local, const struct rc_relo *relo,
 			 struct rc_cands *cands, struct rc_decision *d)
 {
 	const char *access = rc_name(local, relo->access_str_off);
@@ -378,7 +378,7 @@ int rc_core_decide_cands(const struct btf *local, const struct rc_relo *relo,
 	return 0;
 }
 
-int rc_core_decide(const struct btf *local, const struct rc_target *target,
+int rc_core_decide(const struct rc_btf *local, const struct rc_target *target,
 		   const struct rc_relo *relo, struct rc_decision *d)
 {
 	struct rc_cands cands = { 0 };

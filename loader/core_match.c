@@ -33,8 +33,8 @@ static bool kinds_compat(const struct btf_type *a, const struct btf_type *b)
  */
 #define RC_MAX_STEPS (1L << 22)
 
-static int types_are_compat(const struct btf *lbtf, uint32_t lid,
-			    const struct btf *tbtf, uint32_t tid, int level,
+static int types_are_compat(const struct rc_btf *lbtf, uint32_t lid,
+			    const struct rc_btf *tbtf, uint32_t tid, int level,
 			    long *steps)
 {
 	const struct btf_type *lt = rc_type(lbtf, lid), *tt = rc_type(tbtf, tid);
@@ -103,8 +103,8 @@ static int types_are_compat(const struct btf *lbtf, uint32_t lid,
 }
 
 /* Compatible for TYPE_EXISTS / TYPE_SIZE / TYPE_ID_TARGET: 1, 0, -errno. */
-int rc_types_are_compat(const struct btf *lbtf, uint32_t lid,
-			const struct btf *tbtf, uint32_t tid, int level)
+int rc_types_are_compat(const struct rc_btf *lbtf, uint32_t lid,
+			const struct rc_btf *tbtf, uint32_t tid, int level)
 {
 	long steps = RC_MAX_STEPS;
 
@@ -117,8 +117,8 @@ static uint32_t enum_name_off(const struct btf_type *t, int i)
 }
 
 /* Every local enumerator has a same-named one in the target; same size. */
-static int enums_match(const struct btf *lbtf, const struct btf_type *lt,
-		       const struct btf *tbtf, const struct btf_type *tt,
+static int enums_match(const struct rc_btf *lbtf, const struct btf_type *lt,
+		       const struct rc_btf *tbtf, const struct btf_type *tt,
 		       long *steps)
 {
 	int i, j, ln = btf_vlen(lt), tn = btf_vlen(tt);
@@ -139,13 +139,13 @@ static int enums_match(const struct btf *lbtf, const struct btf_type *lt,
 	return 1;
 }
 
-static int types_match(const struct btf *lbtf, uint32_t lid,
-		       const struct btf *tbtf, uint32_t tid, bool behind_ptr,
+static int types_match(const struct rc_btf *lbtf, uint32_t lid,
+		       const struct rc_btf *tbtf, uint32_t tid, bool behind_ptr,
 		       int level, long *steps);
 
 /* Every local member has a same-named, matching member in the target. */
-static int composites_match(const struct btf *lbtf, const struct btf_type *lt,
-			    const struct btf *tbtf, const struct btf_type *tt,
+static int composites_match(const struct rc_btf *lbtf, const struct btf_type *lt,
+			    const struct rc_btf *tbtf, const struct btf_type *tt,
 			    bool behind_ptr, int level, long *steps)
 {
 	const struct btf_member *lm = btf_members(lt);
@@ -174,8 +174,8 @@ static int composites_match(const struct btf *lbtf, const struct btf_type *lt,
 	return 1;
 }
 
-static int types_match(const struct btf *lbtf, uint32_t lid,
-		       const struct btf *tbtf, uint32_t tid, bool behind_ptr,
+static int types_match(const struct rc_btf *lbtf, uint32_t lid,
+		       const struct rc_btf *tbtf, uint32_t tid, bool behind_ptr,
 		       int level, long *steps)
 {
 	const struct btf_type *lt, *tt;
@@ -269,8 +269,8 @@ static int types_match(const struct btf *lbtf, uint32_t lid,
 }
 
 /* TYPE_MATCHES: the stricter "same shape" relation.  1, 0 or -errno. */
-int rc_types_match(const struct btf *lbtf, uint32_t lid,
-		   const struct btf *tbtf, uint32_t tid, bool behind_ptr,
+int rc_types_match(const struct rc_btf *lbtf, uint32_t lid,
+		   const struct rc_btf *tbtf, uint32_t tid, bool behind_ptr,
 		   int level)
 {
 	long steps = RC_MAX_STEPS;
@@ -279,8 +279,8 @@ int rc_types_match(const struct btf *lbtf, uint32_t lid,
 }
 
 /* May a field of local type @lid be read as a field of target type @tid? */
-int rc_fields_are_compat(const struct btf *lbtf, uint32_t lid,
-			 const struct btf *tbtf, uint32_t tid)
+int rc_fields_are_compat(const struct rc_btf *lbtf, uint32_t lid,
+			 const struct rc_btf *tbtf, uint32_t tid)
 {
 	const struct btf_type *lt, *tt;
 	int depth = RC_MAX_DEPTH;
@@ -333,8 +333,8 @@ int rc_fields_are_compat(const struct btf *lbtf, uint32_t lid,
  * match appends a named step and stores the member's type in @next_id.
  * As in libbpf, the depth is bounded by the spec's length only (-E2BIG).
  */
-static int match_member(const struct btf *lbtf, const struct rc_access *lacc,
-			const struct btf *tbtf, uint32_t tid, struct rc_spec *spec,
+static int match_member(const struct rc_btf *lbtf, const struct rc_access *lacc,
+			const struct rc_btf *tbtf, uint32_t tid, struct rc_spec *spec,
 			uint32_t *next_id, long *steps)
 {
 	const struct btf_type *lt = rc_type(lbtf, lacc->type_id), *tt;
@@ -391,7 +391,7 @@ static int match_member(const struct btf *lbtf, const struct rc_access *lacc,
 	return 0;
 }
 
-static bool targ_flex_arr(const struct btf *btf, const struct rc_access *prev,
+static bool targ_flex_arr(const struct rc_btf *btf, const struct rc_access *prev,
 			  const struct btf_array *a)
 {
 	const struct btf_type *t;
@@ -402,7 +402,7 @@ static bool targ_flex_arr(const struct btf *btf, const struct rc_access *prev,
 	return t && prev->idx == (uint32_t)btf_vlen(t) - 1;
 }
 
-static int match_enumval(const struct rc_spec *local, const struct btf *tbtf,
+static int match_enumval(const struct rc_spec *local, const struct rc_btf *tbtf,
 			 uint32_t tid, struct rc_spec *targ)
 {
 	const struct btf_type *tt = rc_skip_mods_typedefs(tbtf, tid, &tid);
@@ -430,7 +430,7 @@ static int match_enumval(const struct rc_spec *local, const struct btf *tbtf,
 	return 0;
 }
 
-int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
+int rc_spec_match(const struct rc_spec *local, const struct rc_btf *tbtf,
 		  uint32_t tid, struct rc_spec *targ)
 {
 	long steps = RC_MAX_STEPS;
@@ -483,7 +483,7 @@ int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
 			return -E2BIG;
 		targ->steps[targ->len++] = (struct rc_access){ tid, lacc->idx, NULL };
 		targ->raw[targ->raw_len++] = lacc->idx;
-		sz = btf__resolve_size(tbtf, tid);
+		sz = rc_btf_resolve_size(tbtf, tid);
 		if (sz < 0)
 			return -EINVAL;
 		if (sz > INT32_MAX)	/* libbpf holds it in an int: an error */

@@ -63,19 +63,7 @@ bool rc_str_empty(const char *s)
 	return !s || !s[0];
 }
 
-const struct btf_type *rc_type(const struct btf *btf, uint32_t id)
-{
-	if (id >= btf__type_cnt(btf))
-		return NULL;
-	return btf__type_by_id(btf, id);
-}
-
-const char *rc_name(const struct btf *btf, uint32_t off)
-{
-	return btf__name_by_offset(btf, off);
-}
-
-const struct btf_type *rc_skip_mods_typedefs(const struct btf *btf,
+const struct btf_type *rc_skip_mods_typedefs(const struct rc_btf *btf,
 					     uint32_t id, uint32_t *res_id)
 {
 	const struct btf_type *t = rc_type(btf, id);
@@ -150,8 +138,8 @@ uint32_t rc_name_hash(const char *name, size_t len)
 	return (uint32_t)(h ^ h >> 32);
 }
 
-bool rc_names_match(const struct btf *lbtf, uint32_t loff,
-		    const struct btf *tbtf, uint32_t toff)
+bool rc_names_match(const struct rc_btf *lbtf, uint32_t loff,
+		    const struct rc_btf *tbtf, uint32_t toff)
 {
 	const char *l = rc_name(lbtf, loff), *t = rc_name(tbtf, toff);
 	size_t ll, tl;
@@ -166,7 +154,7 @@ bool rc_names_match(const struct btf *lbtf, uint32_t loff,
 }
 
 /* Is the array stepped into after @prev a flexible array member? */
-static bool is_flex_arr(const struct btf *btf, const struct rc_access *prev,
+static bool is_flex_arr(const struct rc_btf *btf, const struct rc_access *prev,
 			const struct btf_array *arr)
 {
 	const struct btf_type *t;
@@ -213,7 +201,7 @@ static int parse_access(const char *s, struct rc_spec *spec, char *err,
 	return 0;
 }
 
-int rc_core_parse_spec(const struct btf *btf, const struct rc_relo *relo,
+int rc_core_parse_spec(const struct rc_btf *btf, const struct rc_relo *relo,
 		       const char *access, struct rc_spec *spec, char *err,
 		       size_t errsz)
 {
@@ -279,7 +267,7 @@ int rc_core_parse_spec(const struct btf *btf, const struct rc_relo *relo,
 		return 0;
 	}
 
-	sz = btf__resolve_size(btf, id);
+	sz = rc_btf_resolve_size(btf, id);
 	if (sz < 0) {
 		rc_fmt(err, errsz, "size of [%u] does not resolve", id);
 		return -EINVAL;
@@ -334,7 +322,7 @@ int rc_core_parse_spec(const struct btf *btf, const struct rc_relo *relo,
 			acc->idx = idx;
 			acc->name = NULL;
 			spec->len++;
-			sz = btf__resolve_size(btf, id);
+			sz = rc_btf_resolve_size(btf, id);
 			if (sz < 0) {
 				rc_fmt(err, errsz, "size of [%u] does not resolve", id);
 				return -EINVAL;
@@ -370,7 +358,7 @@ static const char *kind_word(const struct btf_type *t)
  */
 int rc_spec_format(const struct rc_spec *spec, char *buf, size_t sz)
 {
-	const struct btf *btf = spec->btf;
+	const struct rc_btf *btf = spec->btf;
 	const struct btf_type *t = rc_type(btf, spec->root_type_id);
 	size_t n = 0;
 	int i;

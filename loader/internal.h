@@ -13,11 +13,72 @@
 #define RC_MAX_DEPTH 32
 
 /*
+ * A BTF read in place (btf.c): own types [start_id, cnt), own strings
+ * [start_str, start_str + str_len); below them, the base's.
+ */
+struct rc_btf {
+	const struct rc_btf *base;
+	uint32_t start_id, cnt;
+	uint32_t start_str, str_len;
+	const char *strs;		/* own string section */
+	const unsigned char *types;	/* own type section */
+	uint32_t types_len;
+	uint32_t *offs;			/* offs[id - start_id]: record offset */
+	int ptr_sz;			/* 0 until needed, -1: unknown */
+	const void *raw;		/* header and sections, when read raw */
+	size_t raw_len;
+	const struct btf *lib;		/* libbpf's BTF of the same types */
+	struct btf *lib_own;		/* ... freed with the view */
+	struct rc_btf *own_base;	/* a base view freed with it */
+	void *map;			/* the file, mapped */
+	size_t map_len;
+	void *copy;			/* or copied */
+};
+
+extern const struct btf_type rc_void_type;
+
+/* Type by id (void for 0), NULL when out of range. */
+static inline const struct btf_type *rc_type(const struct rc_btf *b, uint32_t id)
+{
+	if (!id)
+		return &rc_void_type;
+	while (id < b->start_id)
+		b = b->base;
+	if (id >= b->cnt)
+		return NULL;
+	return (const void *)(b->types + b->offs[id - b->start_id]);
+}
+
+/* String at @off: a name, "" when empty, NULL when outside the strings. */
+static inline const char *rc_name(const struct rc_btf *b, uint32_t off)
+{
+	while (off < b->start_str)
+		b = b->base;
+	off -= b->start_str;
+	return off < b->str_len ? b->strs + off : NULL;
+}
+
+/* Record size of a type (0: unknown kind). */
+size_t rc_btf_rec_size(const struct btf_type *t);
+
+/*
+ * A view of raw BTF @data over @base, read in place (@data must outlive
+ * it; rc_btf_hold hands it a mapping or buffer to release with it).
+ * Records are indexed, not checked: rc_btf_walk checks.  NULL with @err
+ * naming @what.
+ */
+struct rc_btf *rc_btf_from_raw(const void *data, size_t size, const struct rc_btf *base,
+			       const char *what, struct rc_error *err);
+void rc_btf_hold(struct rc_btf *b, void *map, size_t map_len, void *copy);
+/* A view of libbpf's @lib that owns it (freed with the view). */
+struct rc_btf *rc_btf_adopt(struct btf *lib);
+
+/*
  * Candidate index of a target BTF: type ids bucketed by the hash of their
  * essential name (a counting sort, so building it is one linear pass).
  */
 struct rc_name_index {
-	const struct btf *btf;
+	const struct rc_btf *btf;
 	uint32_t start_id;	/* first type id that belongs to this BTF */
 	uint32_t mask;		/* buckets - 1 (a power of two) */
 	uint32_t *bucket;	/* bucket b holds ent[bucket[b] .. bucket[b+1]) */
@@ -28,14 +89,13 @@ struct rc_name_index {
 };
 
 struct rc_target {
-	struct btf *vmlinux;
-	bool own_vmlinux;
-	struct btf *base;	/* base of a split vmlinux (--base-btf) */
+	struct rc_btf *vmlinux;
+	struct rc_btf *base;	/* base of a split vmlinux (--base-btf) */
 	struct rc_name_index bidx;	/* the base's types, when split */
 	struct rc_name_index vidx;
 	int nr_mods;
 	struct rc_module {
-		struct btf *btf;
+		struct rc_btf *btf;
 		char *name;
 		struct rc_name_index idx;
 	} *mods;
@@ -45,12 +105,8 @@ struct rc_target {
 const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
 
 /* Skip const/volatile/restrict/type_tag and typedefs; NULL on bad id. */
-const struct btf_type *rc_skip_mods_typedefs(const struct btf *btf,
+const struct btf_type *rc_skip_mods_typedefs(const struct rc_btf *btf,
 					     uint32_t id, uint32_t *res_id);
-/* Type by id, NULL when out of range. */
-const struct btf_type *rc_type(const struct btf *btf, uint32_t id);
-/* Name of a type or member offset, "" when empty, NULL when invalid. */
-const char *rc_name(const struct btf *btf, uint32_t off);
 bool rc_str_empty(const char *s);
 
 bool rc_kind_field_based(enum rc_relo_kind k);
@@ -58,42 +114,37 @@ bool rc_kind_type_based(enum rc_relo_kind k);
 bool rc_kind_enumval_based(enum rc_relo_kind k);
 
 /* Does @name match @targ_name ignoring flavor suffixes? */
-bool rc_names_match(const struct btf *lbtf, uint32_t loff,
-		    const struct btf *tbtf, uint32_t toff);
+bool rc_names_match(const struct rc_btf *lbtf, uint32_t loff,
+		    const struct rc_btf *tbtf, uint32_t toff);
 uint32_t rc_name_hash(const char *name, size_t len);
 /* rc_name_hash of @name's essential name, in one pass; its length in *@len. */
 uint32_t rc_essential_name_hash(const char *name, size_t *len);
 
-int rc_types_are_compat(const struct btf *lbtf, uint32_t lid,
-			const struct btf *tbtf, uint32_t tid, int level);
-int rc_types_match(const struct btf *lbtf, uint32_t lid,
-		   const struct btf *tbtf, uint32_t tid, bool behind_ptr,
+int rc_types_are_compat(const struct rc_btf *lbtf, uint32_t lid,
+			const struct rc_btf *tbtf, uint32_t tid, int level);
+int rc_types_match(const struct rc_btf *lbtf, uint32_t lid,
+		   const struct rc_btf *tbtf, uint32_t tid, bool behind_ptr,
 		   int level);
-int rc_fields_are_compat(const struct btf *lbtf, uint32_t lid,
-			 const struct btf *tbtf, uint32_t tid);
+int rc_fields_are_compat(const struct rc_btf *lbtf, uint32_t lid,
+			 const struct rc_btf *tbtf, uint32_t tid);
 /* Match a parsed local spec against target type @tid: 1, 0 or -errno. */
-int rc_spec_match(const struct rc_spec *local, const struct btf *tbtf,
+int rc_spec_match(const struct rc_spec *local, const struct rc_btf *tbtf,
 		  uint32_t tid, struct rc_spec *targ);
 
-/* Call @fn for each type record of @btf's own part (split: above its
- * base), in id order, read straight from the raw data.  Stops at the first
- * non-zero return and returns it; -EINVAL if the records and the type
- * count disagree. */
+/* Call @fn for each own type record of @b, in id order.  Stops at the
+ * first non-zero return and returns it. */
 typedef int (*rc_type_fn)(void *ctx, uint32_t id, const struct btf_type *t);
-int rc_btf_for_each_type(const struct btf *btf, rc_type_fn fn, void *ctx);
+int rc_btf_for_each_type(const struct rc_btf *b, rc_type_fn fn, void *ctx);
 
-/* rc_btf_validate, calling @fn (if not NULL) for each type once it has
- * been checked: validation and another walk in one pass. */
-int rc_btf_validate_visit(const struct btf *btf, const char *what,
-			  struct rc_error *err, rc_type_fn fn, void *ctx);
 /* The same walk, @fn called only for the kinds in @kinds (a bit per
- * BTF_KIND_*) and, with @named, types with a name; @what NULL: no checks. */
-int rc_btf_walk(const struct btf *btf, const char *what, struct rc_error *err,
+ * BTF_KIND_*) and, with @named, types with a name; with @what each type
+ * is checked first (-EINVAL with @err naming @what, type and field). */
+int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
 		uint32_t kinds, bool named, rc_type_fn fn, void *ctx);
 
 /* Index @btf's own types from @start_id on.  With @what, validate @btf in
  * the same pass (rc_btf_validate: -EINVAL with @err). */
-int rc_name_index_build(struct rc_name_index *idx, const struct btf *btf,
+int rc_name_index_build(struct rc_name_index *idx, const struct rc_btf *btf,
 			uint32_t start_id, const char *what,
 			struct rc_error *err);
 void rc_name_index_free(struct rc_name_index *idx);

@@ -51,7 +51,8 @@ struct kcfg_ext {
 struct bake {
 	const struct rc_object *obj;
 	const struct btf *btf;
-	const struct btf *target;
+	const struct rc_btf *types;	/* the same, as the engine reads it */
+	const struct rc_btf *target;
 	const struct rc_kconfig *kc;
 	struct rc_error *err;
 	struct kcfg_ext *ext;
@@ -95,7 +96,7 @@ int rc_kernel_version(const char *release, uint32_t *version)
  * and alignment.  Computed here, not with btf__resolve_size() and
  * btf__align_of(): those do not stop on an array that contains itself.
  */
-static enum kcfg_type kcfg_type(const struct btf *btf, uint32_t id,
+static enum kcfg_type kcfg_type(const struct rc_btf *btf, uint32_t id,
 				bool *is_signed, uint32_t *size, uint32_t *align)
 {
 	const struct btf_type *t = rc_skip_mods_typedefs(btf, id, &id), *el;
@@ -118,7 +119,7 @@ static enum kcfg_type kcfg_type(const struct btf *btf, uint32_t id,
 		return KCFG_INT;
 	}
 	case BTF_KIND_ENUM:
-		name = btf__name_by_offset(btf, t->name_off);
+		name = rc_name(btf, t->name_off);
 		if (t->size != 4 || !name || strcmp(name, "libbpf_tristate"))
 			return KCFG_UNKNOWN;
 		return KCFG_TRISTATE;
@@ -269,27 +270,27 @@ static int config_line(struct bake *b, const char *l, size_t len)
 	return set_num(b, e, x);
 }
 
-static bool target_has_func(const struct btf *btf, const char *name)
+static bool target_has_func(const struct rc_btf *btf, const char *name)
 {
-	int id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	int id = rc_btf_find_by_name_kind(btf, name, BTF_KIND_FUNC);
 
 	return id > 0;
 }
 
-static bool target_has_enumval(const struct btf *btf, const char *ename,
+static bool target_has_enumval(const struct rc_btf *btf, const char *ename,
 			       const char *val)
 {
-	int id = btf__find_by_name_kind(btf, ename, BTF_KIND_ENUM);
+	int id = rc_btf_find_by_name_kind(btf, ename, BTF_KIND_ENUM);
 	const struct btf_type *t;
 	const struct btf_enum *m;
 	int i;
 
 	if (id <= 0)
 		return false;
-	t = btf__type_by_id(btf, id);
+	t = rc_type(btf, id);
 	m = btf_enum(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
-		const char *n = btf__name_by_offset(btf, m->name_off);
+		const char *n = rc_name(btf, m->name_off);
 
 		if (n && !strcmp(n, val))
 			return true;
@@ -358,7 +359,7 @@ static int collect(struct bake *b)
 			return bfail(b, "VAR [%u] has no name", vs->type);
 		if (btf_var(v)->linkage != BTF_VAR_GLOBAL_EXTERN)
 			return bfail(b, "%s: VAR [%u] is not an extern", e->name, vs->type);
-		e->type = kcfg_type(b->btf, v->type, &e->is_signed, &sz, &al);
+		e->type = kcfg_type(b->types, v->type, &e->is_signed, &sz, &al);
 		if (e->type == KCFG_UNKNOWN)
 			return bfail(b, "%s: type [%u] is not a kconfig type (bool, char, int, libbpf_tristate, char[])",
 				     e->name, v->type);
@@ -696,7 +697,8 @@ struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
 					 const struct rc_target *target,
 					 int *nr_baked, struct rc_error *err)
 {
-	struct bake b = { .obj = obj, .btf = rc_object_btf(obj), .kc = kc, .err = err };
+	struct bake b = { .obj = obj, .btf = rc_object_btf(obj), .types = rc_object_types(obj),
+			  .kc = kc, .err = err };
 	const unsigned char *buf;
 	struct rc_object *out = NULL;
 	unsigned char *img = NULL;
@@ -708,7 +710,7 @@ struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
 	int id, ret;
 
 	*nr_baked = 0;
-	b.target = target ? rc_target_vmlinux(target) : NULL;
+	b.target = target ? rc_target_types(target) : NULL;
 	buf = rc_object_bytes(obj, &size);
 	b.obj_size = size;
 	id = b.btf ? btf__find_by_name_kind(b.btf, KCONFIG_SEC, BTF_KIND_DATASEC) : -ENOENT;

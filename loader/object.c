@@ -44,6 +44,7 @@ struct rc_object {
 	unsigned char *buf;	/* the whole file; patched in place */
 	size_t size;
 	struct btf *btf;
+	struct rc_btf *types;	/* the same, as the engine reads it */
 	int nr_progs;
 	struct prog_sec *progs;
 	size_t ext_off, ext_size;	/* .BTF.ext in the file */
@@ -350,7 +351,12 @@ static struct rc_object *open_owned(unsigned char *buf, size_t size,
 			     btf_off, strerror(errno));
 			goto err;
 		}
-		if (rc_btf_validate(obj->btf, obj->name, err))
+		obj->types = rc_btf_wrap(obj->btf);
+		if (!obj->types) {
+			fail(err, obj, ".BTF: %s", strerror(errno));
+			goto err;
+		}
+		if (rc_btf_walk(obj->types, obj->name, err, 0, false, NULL, NULL))
 			goto err;
 	}
 	if (read_btf_ext(obj, err) || index_relos(obj, err))
@@ -530,6 +536,7 @@ void rc_object_free(struct rc_object *obj)
 	free(obj->progs);
 	free(obj->relo_secs);
 	free(obj->res);
+	rc_btf_free(obj->types);
 	btf__free(obj->btf);
 	free(obj->buf);
 	free(obj->name);
@@ -550,6 +557,11 @@ const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size)
 const struct btf *rc_object_btf(const struct rc_object *obj)
 {
 	return obj->btf;
+}
+
+const struct rc_btf *rc_object_types(const struct rc_object *obj)
+{
+	return obj->types;
 }
 
 size_t rc_object_relo_count(const struct rc_object *obj)
@@ -632,18 +644,18 @@ int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 	for (i = 0; i < obj->nr_relos; i++) {
 		struct rc_result *r = &obj->res[i];
 		uint32_t id = r->relo.type_id;
-		const struct btf_type *lt = btf__type_by_id(obj->btf, id);
+		const struct btf_type *lt = rc_type(obj->types, id);
 		struct rc_cands *c = &cache[id];
 
 		if (!c->c && r->relo.kind != RC_TYPE_ID_LOCAL && lt->name_off &&
-		    !rc_str_empty(btf__name_by_offset(obj->btf, lt->name_off))) {
-			ret = rc_core_find_cands(obj->btf, id, target, c);
+		    !rc_str_empty(rc_name(obj->types, lt->name_off))) {
+			ret = rc_core_find_cands(obj->types, id, target, c);
 			if (ret)
 				goto out;
 			if (!c->c)	/* remember "searched, none found" */
 				c->c = malloc(sizeof(*c->c));
 		}
-		ret = rc_core_decide_cands(obj->btf, &r->relo, c, &r->d);
+		ret = rc_core_decide_cands(obj->types, &r->relo, c, &r->d);
 		if (ret)
 			goto out;
 	}

@@ -11,7 +11,11 @@
  *     relocation record, instruction).  No I/O, no global state.
  *   - the object layer (rc_object_*, rc_target_*): libelf and files.
  *
- * Types are modelled with libbpf's BTF API (struct btf).
+ * The engine reads BTF through struct rc_btf: relocore's own read-only
+ * view, read in place (a target's file is mapped, never copied).  Its
+ * types are the kernel's struct btf_type records, so libbpf's inline
+ * helpers (btf_kind, btf_members, ...) apply to them; libbpf's struct btf
+ * of the same types is at hand with rc_btf_libbpf.
  */
 #ifndef RELOCORE_H
 #define RELOCORE_H
@@ -26,15 +30,39 @@ extern "C" {
 #endif
 
 struct btf;
+struct btf_type;
 struct bpf_insn;
+
+/* A BTF as relocore reads it: ids and string offsets as in the BTF. */
+struct rc_btf;
+
+/* Number of types, void and (split BTF) the base's included. */
+uint32_t rc_btf_type_cnt(const struct rc_btf *b);
+/* Type @id (0: void), NULL when out of range. */
+const struct btf_type *rc_btf_type_by_id(const struct rc_btf *b, uint32_t id);
+/* The string at @off ("" for 0), NULL when outside the string sections. */
+const char *rc_btf_str(const struct rc_btf *b, uint32_t off);
+/* The base a split BTF is read over, or NULL. */
+const struct rc_btf *rc_btf_base(const struct rc_btf *b);
+/* First type of @kind named @name (libbpf's btf__find_by_name_kind). */
+int rc_btf_find_by_name_kind(const struct rc_btf *b, const char *name, int kind);
+/* Size of type @id, as libbpf's btf__resolve_size; -errno. */
+int64_t rc_btf_resolve_size(const struct rc_btf *b, uint32_t id);
+/* libbpf's struct btf of the same types and ids, made on first call (a
+ * copy: costly for a kernel's BTF) and freed with @b; NULL with errno. */
+struct btf *rc_btf_libbpf(const struct rc_btf *b);
+/* A view of libbpf's @btf (not owned: it must outlive the view and not
+ * change meanwhile); NULL with errno. */
+struct rc_btf *rc_btf_wrap(const struct btf *btf);
+void rc_btf_free(struct rc_btf *b);
 
 /*
  * The version of this header.  The library's ABI version is
- * RC_VERSION_MAJOR: it is the SONAME's number (librelocore.so.0) and
+ * RC_VERSION_MAJOR: it is the SONAME's number (librelocore.so.1) and
  * changes whenever a change breaks programs built against an older header.
  */
-#define RC_VERSION_MAJOR 0
-#define RC_VERSION_MINOR 1
+#define RC_VERSION_MAJOR 1
+#define RC_VERSION_MINOR 0
 #define RC_VERSION_PATCH 0
 
 /* The version of the library in use, "MAJOR.MINOR.PATCH" (may be newer
@@ -82,7 +110,7 @@ struct rc_access {
  * included) and the resulting bit offset of the field.
  */
 struct rc_spec {
-	const struct btf *btf;
+	const struct rc_btf *btf;
 	uint32_t root_type_id;
 	enum rc_relo_kind kind;
 	int raw_len;
@@ -113,7 +141,7 @@ struct rc_decision {
 	bool fail_memsz_adjust;
 	uint32_t local_type_id;
 	uint32_t targ_type_id;	/* 0 when no target type matched */
-	const struct btf *targ_btf;	/* BTF that holds targ_type_id */
+	const struct rc_btf *targ_btf;	/* BTF that holds targ_type_id */
 	int nr_cands;		/* candidates with the same essential name */
 	int nr_matched;		/* candidates that matched */
 	struct rc_spec local;
@@ -134,13 +162,13 @@ size_t rc_essential_name_len(const char *name);
  * Parse the access string of @relo against @btf into @spec.
  * Returns 0, or -errno with a message in @err.
  */
-int rc_core_parse_spec(const struct btf *btf, const struct rc_relo *relo,
+int rc_core_parse_spec(const struct rc_btf *btf, const struct rc_relo *relo,
 		       const char *access, struct rc_spec *spec,
 		       char *err, size_t errsz);
 
 /* A candidate target type: same kind and essential name as the local one. */
 struct rc_cand {
-	const struct btf *btf;
+	const struct rc_btf *btf;
 	uint32_t id;
 };
 
@@ -153,7 +181,7 @@ struct rc_cands {
  * Find the candidates for local type @local_id in @target: vmlinux first,
  * module BTFs only when vmlinux has none.  Allocates @out->c (free()).
  */
-int rc_core_find_cands(const struct btf *local, uint32_t local_id,
+int rc_core_find_cands(const struct rc_btf *local, uint32_t local_id,
 		       const struct rc_target *target, struct rc_cands *out);
 
 /*
@@ -162,7 +190,7 @@ int rc_core_find_cands(const struct btf *local, uint32_t local_id,
  * narrowed to the matching ones so that later relocations of the same
  * local type are decided against the same target layout.
  */
-int rc_core_decide_cands(const struct btf *local, const struct rc_relo *relo,
+int rc_core_decide_cands(const struct rc_btf *local, const struct rc_relo *relo,
 			 struct rc_cands *cands, struct rc_decision *d);
 
 /*
@@ -170,7 +198,7 @@ int rc_core_decide_cands(const struct btf *local, const struct rc_relo *relo,
  * Pure: reads both BTFs, writes only @d.  Returns 0 when @d holds a
  * decision (RC_OK, RC_POISON or RC_ERROR).
  */
-int rc_core_decide(const struct btf *local, const struct rc_target *target,
+int rc_core_decide(const struct rc_btf *local, const struct rc_target *target,
 		   const struct rc_relo *relo, struct rc_decision *d);
 
 /*
@@ -203,11 +231,16 @@ struct rc_target *rc_target_open(const char *path, const char *base_path,
  * has no candidate.  Returns 0 or -errno. */
 int rc_target_add_module(struct rc_target *t, const char *path,
 			 struct rc_error *err);
+/* A target of raw BTF @data (@size bytes), read in place: @data must
+ * outlive the target.  Checked as untrusted, named @what in messages. */
+struct rc_target *rc_target_open_mem(const void *data, size_t size, const char *what,
+				     struct rc_error *err);
 /* Wrap an already parsed BTF (not owned) as a target. */
 struct rc_target *rc_target_from_btf(const struct btf *btf);
 /* Make @btf (validated with rc_btf_validate first) a target that owns it. */
 struct rc_target *rc_target_adopt(struct btf *btf);
-const struct btf *rc_target_vmlinux(const struct rc_target *t);
+/* The target's vmlinux types (relocore's view; rc_btf_libbpf for libbpf's). */
+const struct rc_btf *rc_target_types(const struct rc_target *t);
 void rc_target_free(struct rc_target *t);
 
 /* Check a BTF's types and strings are self-consistent (ids in range,
@@ -236,6 +269,8 @@ struct rc_object *rc_object_open_mem(const void *buf, size_t size,
 void rc_object_free(struct rc_object *obj);
 const char *rc_object_name(const struct rc_object *obj);
 const struct btf *rc_object_btf(const struct rc_object *obj);
+/* The same types, as the engine reads them. */
+const struct rc_btf *rc_object_types(const struct rc_object *obj);
 size_t rc_object_relo_count(const struct rc_object *obj);
 
 /*

@@ -5,7 +5,7 @@
 # source's parent), then run lintian on the result.  The .deb files and
 # lintian's report land in OUTDIR (default build/deb).
 #   relocore_VERSION_ARCH.deb        the CLI, the plugin, man pages, completion
-#   librelocore0_VERSION_ARCH.deb    librelocore.so.0
+#   librelocore1_VERSION_ARCH.deb    librelocore.so.1
 #   librelocore-dev_VERSION_ARCH.deb relocore.h, librelocore.a, relocore.pc
 # Exit 1 when the build fails or lintian reports an error.
 set -uo pipefail

@@ -9,7 +9,7 @@
  * .BTF and .BTF.ext.  Per input:
  *
  *   relocore: rc_object_open_mem, the target parsed with btf__new and
- *             checked with rc_btf_validate, rc_object_relocate (candidates
+ *             read in place by rc_target_open_mem (checked), rc_object_relocate (candidates
  *             cached and narrowed per local type, as a tool's start does),
  *             then every decision applied with rc_core_patch to a copy of
  *             its original instruction(s);
@@ -26,7 +26,7 @@
  *
  * Skipped and counted (printed at exit, "difffuzz: ..."): inputs that are
  * not a pair; targets libbpf's btf__new cannot parse; targets and objects
- * relocore refuses as malformed (rc_btf_validate and the object readers:
+ * relocore refuses as malformed (rc_target_open_mem and the object readers:
  * relocore's documented stricter checks; the fuzzer does not judge them);
  * relocations on which libbpf itself crashes (SIGSEGV, SIGBUS, SIGFPE: it
  * divides by a bitfield's 0-byte type) or loops
@@ -416,7 +416,7 @@ static bool signed_of_non_int(const struct rc_result *r)
 	if (!r->d.targ_type_id || !ts->btf || ts->len < 1)
 		return false;
 	acc = &ts->steps[ts->len - 1];
-	t = btf__type_by_id(ts->btf, acc->type_id);
+	t = rc_btf_type_by_id(ts->btf, acc->type_id);
 	if (!t)
 		return false;
 	if (acc->name && btf_is_composite(t))
@@ -426,7 +426,7 @@ static bool signed_of_non_int(const struct rc_result *r)
 	else
 		id = acc->type_id;
 	for (int k = 0; k < 64; k++) {
-		t = btf__type_by_id(ts->btf, id);
+		t = rc_btf_type_by_id(ts->btf, id);
 		if (!t || !(btf_is_mod(t) || btf_is_typedef(t)))
 			break;
 		id = t->type;
@@ -599,11 +599,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		st.targ_unparsed++;
 		return 0;
 	}
-	if (rc_btf_validate(targ, "target", &err)) {
+	/* relocore reads the same bytes in place, as it reads a target file */
+	target = rc_target_open_mem(data + 4, len, "target", &err);
+	if (!target) {
 		st.targ_refused++;
 		goto out;
 	}
-	target = rc_target_from_btf(targ);
 	obj = rc_object_open_mem(data + 4 + len, size - 4 - len, "object", &err);
 	if (!obj) {
 		st.obj_refused++;

@@ -2,10 +2,10 @@
 # test/deb/run.sh: the Debian packages.  Builds them with scripts/deb.sh
 # (dpkg-buildpackage -us -uc -b in a copy of the tree, then lintian) and
 # checks:
-#   - relocore, librelocore0, librelocore-dev are built, at the version of
+#   - relocore, librelocore1, librelocore-dev are built, at the version of
 #     debian/changelog, which is relocore.h's RC_VERSION_*;
 #   - lintian reports no error;
-#   - each package holds what it should (and librelocore0 exactly the .so);
+#   - each package holds what it should (and librelocore1 exactly the .so);
 #   - the packages' files, unpacked together into a directory, work: a C
 #     program built with `pkg-config --cflags --libs relocore` alone links
 #     and runs, the packaged CLI explains an object, the man pages are there.
@@ -55,16 +55,16 @@ man=("${man[@]/%/.gz}")
 contents relocore /usr/bin/relocore "/usr/lib/$ma/relocore/relocore-pass.so" \
 	/usr/share/bash-completion/completions/relocore "${man[@]/#//usr/share/man/man1/}" \
 	/usr/share/doc/relocore/copyright
-contents librelocore0 "/usr/lib/$ma/librelocore.so.0" "/usr/lib/$ma/librelocore.so.$version"
-if [ -f "$t/librelocore0.list" ] && ! grep -vE "^/usr/lib/$ma/librelocore\.so\.0(\.[0-9.]+)?$|^/usr/share/doc/|/$" "$t/librelocore0.list" | grep -q .; then
-	pass librelocore0/only-the-library
+contents librelocore1 "/usr/lib/$ma/librelocore.so.1" "/usr/lib/$ma/librelocore.so.$version"
+if [ -f "$t/librelocore1.list" ] && ! grep -vE "^/usr/lib/$ma/librelocore\.so\.1(\.[0-9.]+)?$|^/usr/share/doc/|/$" "$t/librelocore1.list" | grep -q .; then
+	pass librelocore1/only-the-library
 else
-	fail librelocore0/only-the-library "$(grep -vE "librelocore\.so\.0|/usr/share/doc/|/$" "$t/librelocore0.list" 2>/dev/null | tr '\n' ' ')"
+	fail librelocore1/only-the-library "$(grep -vE "librelocore\.so\.1|/usr/share/doc/|/$" "$t/librelocore1.list" 2>/dev/null | tr '\n' ' ')"
 fi
 contents librelocore-dev /usr/include/relocore.h "/usr/lib/$ma/librelocore.a" \
 	"/usr/lib/$ma/librelocore.so" "/usr/lib/$ma/pkgconfig/relocore.pc"
-deps=$(dpkg-deb -f "$out/librelocore0_${version}_$arch.deb" Depends 2>/dev/null)
-if grep -q libbpf1 <<<"$deps" && grep -q libelf1 <<<"$deps"; then pass librelocore0/depends; else fail librelocore0/depends "Depends: $deps"; fi
+deps=$(dpkg-deb -f "$out/librelocore1_${version}_$arch.deb" Depends 2>/dev/null)
+if grep -q libbpf1 <<<"$deps" && grep -q libelf1 <<<"$deps"; then pass librelocore1/depends; else fail librelocore1/depends "Depends: $deps"; fi
 
 # the unpacked files at work
 clang -target bpf -O2 -g -c "$root/test/install/prog.bpf.c" -o "$t/prog.o" &&
@@ -85,6 +85,6 @@ else
 fi
 if MANWIDTH=80 man -l "$t/root/usr/share/man/man1/relocore-gen.1.gz" 2>&1 | grep -q 'min_core_btf'; then pass man; else fail man "relocore-gen.1.gz does not render"; fi
 # the symbols file lists what the version script exports
-a=$(grep -oE '^ rc_[a-z0-9_]+@' "$root/debian/librelocore0.symbols" | tr -d ' @' | sort)
+a=$(grep -oE '^ rc_[a-z0-9_]+@' "$root/debian/librelocore1.symbols" | tr -d ' @' | sort)
 b=$(awk '/global:/ {g=1; next} /local:/ {g=0} g {gsub(/[ \t;]/, ""); if ($0 != "") print}' "$root/loader/librelocore.map" | sort)
-if [ -n "$a" ] && [ "$a" = "$b" ]; then pass symbols-file; else fail symbols-file "debian/librelocore0.symbols and loader/librelocore.map differ: $(diff <(echo "$a") <(echo "$b") | grep '^[<>]' | tr '\n' ' ')"; fi
+if [ -n "$a" ] && [ "$a" = "$b" ]; then pass symbols-file; else fail symbols-file "debian/librelocore1.symbols and loader/librelocore.map differ: $(diff <(echo "$a") <(echo "$b") | grep '^[<>]' | tr '\n' ' ')"; fi

@@ -9,7 +9,7 @@
  *   - anything else: a pair "LEN(4 bytes, little-endian) TARGET OBJECT",
  *     TARGET being LEN bytes of raw BTF, so that the target BTF is fuzzed
  *     too.  It is parsed with btf__new, checked with rc_btf_validate and
- *     wrapped with rc_target_from_btf.
+ *     wrapped with rc_target_from_btf, and read in place (rc_target_open_mem).
  *   - when LEN has its top bit set: "LEN TARGET MLEN MODULE OBJECT": the
  *     target is written to a file and opened with rc_target_open, MODULE
  *     (MLEN bytes of raw BTF split over it) added with rc_target_add_module.
@@ -114,7 +114,7 @@ static void format_spec(const struct rc_spec *spec)
 	CHECK(rc_spec_format(spec, buf, 0) == 0);
 }
 
-static void check_result(const struct rc_result *r, const struct btf *local)
+static void check_result(const struct rc_result *r, const struct rc_btf *local)
 {
 	const char *k = rc_relo_kind_str(r->relo.kind);
 
@@ -127,7 +127,7 @@ static void check_result(const struct rc_result *r, const struct btf *local)
 	format_spec(&r->d.local);
 	if (r->d.targ_type_id) {
 		CHECK(r->d.targ_btf);
-		CHECK(r->d.targ_type_id < btf__type_cnt(r->d.targ_btf));
+		CHECK(r->d.targ_type_id < rc_btf_type_cnt(r->d.targ_btf));
 		CHECK(r->d.targ.btf == r->d.targ_btf);
 		format_spec(&r->d.targ);
 	}
@@ -135,7 +135,7 @@ static void check_result(const struct rc_result *r, const struct btf *local)
 }
 
 /* The public one-shot API: decide every record without the cache. */
-static void decide_each(const struct btf *local, const struct rc_target *t,
+static void decide_each(const struct rc_btf *local, const struct rc_target *t,
 			const struct rc_result *res, size_t n)
 {
 	size_t i;
@@ -279,7 +279,7 @@ static void run(const uint8_t *data, size_t size, const struct rc_target *t)
 {
 	struct rc_error err = { "" };
 	const struct rc_result *res = NULL;
-	const struct btf *local;
+	const struct rc_btf *local;
 	struct rc_object *obj, *again;
 	size_t i, n;
 	int ret;
@@ -292,7 +292,7 @@ static void run(const uint8_t *data, size_t size, const struct rc_target *t)
 	}
 	bake(obj, data, size, t);
 	check_object(obj, t);
-	local = rc_object_btf(obj);
+	local = rc_object_types(obj);
 	n = rc_object_relo_count(obj);
 	CHECK(!n || local);
 	CHECK(!strcmp(rc_object_name(obj), "fuzz.o"));
@@ -398,7 +398,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc_btf_validate(tbtf, "fuzz-target.btf", &err) == 0) {
 		t = rc_target_from_btf(tbtf);
 		if (t) {
-			CHECK(rc_target_vmlinux(t) == tbtf);
+			CHECK(rc_btf_type_cnt(rc_target_types(t)) == btf__type_cnt(tbtf));
+			run(data + len, size - len, t);
+			rc_target_free(t);
+		}
+		/* the same bytes read in place, as a target file is */
+		t = rc_target_open_mem(data, len, "fuzz-target.btf", &err);
+		CHECK(t || err.msg[0]);
+		if (t) {
+			CHECK(rc_btf_type_cnt(rc_target_types(t)) == btf__type_cnt(tbtf));
 			run(data + len, size - len, t);
 			rc_target_free(t);
 		}

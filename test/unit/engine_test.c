@@ -7,6 +7,7 @@
  * every row of the table is one relocation record and the decision
  * expected for it.  Prints "PASS: unit/<row>" or "FAIL: unit/<row>: ...".
  */
+#include <errno.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
@@ -132,6 +133,17 @@ static struct btf *build_target(void)
 	return b;
 }
 
+/* rc_core_decide on a view of @local as it is now (strings were added) */
+static int decide(const struct btf *local, const struct rc_target *tgt,
+		  const struct rc_relo *relo, struct rc_decision *d)
+{
+	struct rc_btf *v = rc_btf_wrap(local);
+	int ret = v ? rc_core_decide(v, tgt, relo, d) : -ENOMEM;
+
+	rc_btf_free(v);
+	return ret;
+}
+
 struct row {
 	const char *name;
 	int *type;		/* local type id */
@@ -151,7 +163,7 @@ static void run_row(struct btf *local, const struct rc_target *tgt,
 
 	EXPECT(off > 0, "cannot add access string");
 	relo.access_str_off = off;
-	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0, "decide failed");
+	EXPECT(decide(local, tgt, &relo, &d) == 0, "decide failed");
 	EXPECT(d.outcome == r->outcome, "outcome %d, want %d (%s)", d.outcome,
 	       r->outcome, d.reason);
 	if (r->outcome == RC_OK) {
@@ -173,7 +185,7 @@ static void test_patch_ldx(struct btf *local, const struct rc_target *tgt, struc
 	struct rc_decision d;
 	char err[256] = "";
 
-	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0 && d.outcome == RC_OK, "decide");
+	EXPECT(decide(local, tgt, &relo, &d) == 0 && d.outcome == RC_OK, "decide");
 	EXPECT(rc_core_patch(&insn, 1, 0, &d, err, sizeof(err)) == 0, "patch: %s", err);
 	EXPECT(insn.off == 64, "off %d", insn.off);
 	EXPECT(insn.code == (BPF_LDX | BPF_MEM | BPF_DW), "code 0x%x", insn.code);
@@ -189,7 +201,7 @@ static void test_patch_poison(struct btf *local, const struct rc_target *tgt, st
 	struct rc_decision d;
 	char err[256] = "";
 
-	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0 && d.outcome == RC_POISON, "decide");
+	EXPECT(decide(local, tgt, &relo, &d) == 0 && d.outcome == RC_POISON, "decide");
 	EXPECT(rc_core_patch(insn, 2, 0, &d, err, sizeof(err)) == 0, "patch: %s", err);
 	EXPECT(insn[0].code == (BPF_JMP | BPF_CALL) && insn[0].imm == 0xbad2310 &&
 	       insn[1].code == (BPF_JMP | BPF_CALL), "not poisoned");
@@ -205,7 +217,7 @@ static void test_patch_validate(struct btf *local, const struct rc_target *tgt, 
 	struct rc_decision d;
 	char err[256] = "";
 
-	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0, "decide");
+	EXPECT(decide(local, tgt, &relo, &d) == 0, "decide");
 	EXPECT(rc_core_patch(&insn, 1, 0, &d, err, sizeof(err)) < 0, "accepted imm 99");
 	EXPECT(strstr(err, "expects 4"), "message: %s", err);
 	pass_row(row);
@@ -222,7 +234,7 @@ static void test_ambiguous(struct btf *local, const struct rc_target *tgt)
 
 	btf__add_field(local, "v", s32, 0, 0);
 	relo = (struct rc_relo){ 0, dup, btf__add_str(local, "0:0"), RC_FIELD_BYTE_OFFSET };
-	EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0, "decide");
+	EXPECT(decide(local, tgt, &relo, &d) == 0, "decide");
 	EXPECT(d.outcome == RC_ERROR && strstr(d.reason, "ambiguous"),
 	       "outcome %d: %s", d.outcome, d.reason);
 	pass_row(row);
@@ -241,7 +253,7 @@ static void test_bad_access(struct btf *local, const struct rc_target *tgt, stru
 
 		if (!bad[i][0])
 			relo.access_str_off = 0;
-		EXPECT(rc_core_decide(local, tgt, &relo, &d) == 0, "decide");
+		EXPECT(decide(local, tgt, &relo, &d) == 0, "decide");
 		EXPECT(d.outcome == RC_ERROR, "'%s' accepted", bad[i]);
 	}
 	pass_row(row);
