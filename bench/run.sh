@@ -32,8 +32,9 @@ awk -v a="$ir_relocore" -v b="$ir_libbpf" 'BEGIN { printf "callgrind ratio reloc
 # Per object, libbpf: btf__parse(vmlinux BTF), libelf + btf__parse_elf of the
 # object, bpf_core_add_cands per local type (its linear scan, list cached),
 # bpf_core_calc_relo_insn + bpf_core_patch_insn per record; relocore:
-# rc_target_open (parse with libbpf's btf__new, check and index the types),
-# rc_object_open, rc_object_relocate (decide and patch every record).
+# rc_target_open (map the file, one walk that indexes, checks and hashes
+# the names of its types), rc_object_open, rc_object_relocate (decide and
+# patch every record).
 root=$(bash test/crosscheck/libbpf-tools.sh bookworm)
 rm -rf "$out/tools"
 mkdir -p "$out/tools"
@@ -45,15 +46,14 @@ btf61=$(vm/kernel-btf.sh cloud-6.1)
 echo "bench: tool starts: ${#tools[@]} libbpf-tools objects, target cloud-6.1 ($(stat -c %s "$btf61") bytes) opened per object"
 "$out/core_bench" read 11 "$btf61" | sed 's/^/physical reference: /'
 # Three ways, because the wall time of this work is mostly memory, not
-# instructions.  Both sides hand the whole target to libbpf's btf__new,
-# which copies it (5 MB); libbpf's side reads the file into a buffer first
-# (a second 5 MB), relocore's maps it.  In one process glibc gives the freed
-# top of the heap back to the kernel once more than twice the mmap threshold
-# is free: libbpf's two buffers cross that line and every start faults its
-# 10 MB in anew, relocore's one buffer does not and is reused - the
-# in-process ratio mostly measures that.  With trimming off, the same run
-# compares the work; in a process per object (as a tool's start really
-# is) every side faults in all it touches, which the page-fault counts show.
+# instructions.  libbpf's side reads the file into a buffer and btf__new
+# copies it (two 5 MB buffers); relocore maps it and reads it in place.  In
+# one process glibc gives the freed top of the heap back to the kernel once
+# more than twice the mmap threshold is free: libbpf's two buffers cross
+# that line and every start faults its 10 MB in anew.  With trimming off,
+# libbpf's reused buffers fault nothing; in a process per object (as a
+# tool's start really is) every side faults in all it touches, which the
+# page-fault counts show.
 echo "in one process:"
 "$out/core_bench" both-tool "${ITER:-7}" "$btf61" "${tools[@]}" | sed 's/^/  /'
 echo "in one process, glibc's heap trimming off (GLIBC_TUNABLES):"
@@ -61,6 +61,14 @@ GLIBC_TUNABLES=glibc.malloc.trim_threshold=4000000000:glibc.malloc.mmap_threshol
 	"$out/core_bench" both-tool "${ITER:-7}" "$btf61" "${tools[@]}" | sed 's/^/  /'
 echo "a process per object (fork; as a tool's start):"
 "$out/core_bench" both-proc "${ITER_PROC:-3}" "$btf61" "${tools[@]}" | sed 's/^/  /'
+# A tool's start on a real machine reads the running kernel's BTF: trusted
+# (the kernel checked it at boot), so relocore does not check it again, and
+# mapped where the kernel allows it (6.16 on; read into memory before).
+# Reading it loads nothing into the kernel.
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	echo "a process per object, target this machine's /sys/kernel/btf/vmlinux ($(uname -r), $(stat -c %s /sys/kernel/btf/vmlinux) bytes):"
+	"$out/core_bench" both-proc "${ITER_PROC:-3}" /sys/kernel/btf/vmlinux "${tools[@]}" | sed 's/^/  /'
+fi
 for side in libbpf relocore; do
 	valgrind --tool=callgrind --callgrind-out-file="$out/cgt.$side" \
 		"$out/core_bench" "$side-tool" 1 "$btf61" "${tools[@]:0:8}" >/dev/null 2>"$out/cgt.$side.log"

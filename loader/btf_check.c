@@ -227,6 +227,71 @@ scan_type(const struct checker *c, const struct btf_type *t, bool check, bool *s
 
 static int walk_checked(struct checker *c, const struct rc_btf *b);
 
+/* Record sizes by kind: 12 + extra[kind] + vlen * per[kind]; extra 255:
+ * not a kind (libbpf 1.1 knows kinds 1 to 19). */
+static const uint8_t rec_extra[32] = {
+	[0] = 255, [BTF_KIND_INT] = 4, [BTF_KIND_ARRAY] = sizeof(struct btf_array),
+	[BTF_KIND_VAR] = sizeof(struct btf_var), [BTF_KIND_DECL_TAG] = sizeof(struct btf_decl_tag),
+	[BTF_KIND_ENUM64 + 1 ... 31] = 255,
+};
+static const uint8_t rec_per[32] = {
+	[BTF_KIND_STRUCT] = sizeof(struct btf_member), [BTF_KIND_UNION] = sizeof(struct btf_member),
+	[BTF_KIND_ENUM] = sizeof(struct btf_enum), [BTF_KIND_ENUM64] = sizeof(struct btf_enum64),
+	[BTF_KIND_FUNC_PROTO] = sizeof(struct btf_param),
+	[BTF_KIND_DATASEC] = sizeof(struct btf_var_secinfo),
+};
+
+/*
+ * build() for trusted BTF (nothing checked but the records' bounds and
+ * kinds): the size of each record from two small tables, the offsets
+ * recorded, @fn called for the kinds in @kinds (named ones with @named).
+ */
+static int build_trusted(struct rc_btf *b, uint32_t kinds, bool named, rc_type_fn fn,
+			 void *ctx)
+{
+	const unsigned char *types = b->types, *p = types, *end = p ? p + b->types_len : p;
+	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, k = 0;
+	uint32_t *offs = malloc(sizeof(*offs) * cap);
+	int err = 0;
+
+	if (!offs)
+		return -ENOMEM;
+	if (!fn)
+		kinds = 0;
+	while (p < end) {
+		const struct btf_type *t = (const void *)p;
+		uint32_t kind, extra;
+		size_t sz;
+
+		if ((size_t)(end - p) < sizeof(*t)) {
+			err = -EINVAL;
+			break;
+		}
+		kind = btf_kind(t);
+		extra = rec_extra[kind];
+		sz = sizeof(*t) + extra + (size_t)btf_vlen(t) * rec_per[kind];
+		if (extra == 255 || sz > (size_t)(end - p)) {
+			err = -EINVAL;
+			break;
+		}
+		offs[k] = p - types;
+		if ((kinds >> kind & 1) && (!named || t->name_off)) {
+			err = fn(ctx, b->start_id + k, t);
+			if (err)
+				break;
+		}
+		k++;
+		p += sz;
+	}
+	if (err || (uint64_t)b->start_id + k > 0x7fffffffu) {
+		free(offs);
+		return err ? err : -E2BIG;
+	}
+	b->offs = offs;
+	b->cnt = b->start_id + k;
+	return 0;
+}
+
 /*
  * The first walk of a view read raw (rc_btf_from_raw): each record's
  * offset recorded (in bounds, of a known kind) while it is checked and
@@ -397,8 +462,10 @@ int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
 	struct checker c = { b, b->cnt, b->start_str + b->str_len, what, err, 0 };
 	int ret;
 
-	if (!b->offs)	/* the first walk of a view read raw indexes it */
-		ret = build(what ? &c : NULL, (struct rc_btf *)b, what, kinds, named, fn, ctx);
+	if (!b->offs && !what)	/* the first walk of a view read raw indexes it */
+		return build_trusted((struct rc_btf *)b, kinds, named, fn, ctx);
+	else if (!b->offs)
+		ret = build(&c, (struct rc_btf *)b, true, kinds, named, fn, ctx);
 	else if (!what)
 		return walk(NULL, b, false, kinds, named, fn, ctx);
 	else

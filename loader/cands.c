@@ -43,19 +43,31 @@ struct collect {
 	 1u << BTF_KIND_ENUM64 | 1u << BTF_KIND_FWD | 1u << BTF_KIND_TYPEDEF |	\
 	 1u << BTF_KIND_INT | 1u << BTF_KIND_FLOAT | 1u << BTF_KIND_FUNC_PROTO)
 
+/* The string at @off and how many bytes of its section follow it. */
+static inline const char *name_at(const struct rc_btf *b, uint32_t off, size_t *avail)
+{
+	while (off < b->start_str)
+		b = b->base;
+	off -= b->start_str;
+	if (off >= b->str_len)
+		return NULL;
+	*avail = b->str_len - off;
+	return b->strs + off;
+}
+
 /* Called for the named types of INDEXABLE_KINDS only. */
 static int collect_one(void *ctx, uint32_t id, const struct btf_type *t)
 {
 	struct collect *c = ctx;
 	const char *name;
-	size_t len;
+	size_t avail = 0;
 
 	if (id < c->start_id)
 		return 0;
-	name = rc_name(c->btf, t->name_off);
+	name = name_at(c->btf, t->name_off, &avail);
 	if (rc_str_empty(name))
 		return 0;
-	c->ent[c->cnt].hash = rc_essential_name_hash(name, &len);
+	c->ent[c->cnt].hash = rc_name_key(name, avail);
 	c->ent[c->cnt].id = id;
 	c->cnt++;
 	return 0;
@@ -135,7 +147,7 @@ static int cands_push(struct rc_cands *c, const struct rc_btf *btf, uint32_t id)
 static int add_cands(const struct rc_name_index *idx, const struct btf_type *lt,
 		     const char *lname, size_t llen, struct rc_cands *out)
 {
-	uint32_t h = rc_name_hash(lname, llen), b, k;
+	uint32_t h = rc_name_key_len(lname, llen), b, k;
 	int err;
 
 	if (!idx->bucket)

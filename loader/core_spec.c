@@ -112,6 +112,41 @@ static size_t essential_len(const char *name)
 	return sep != (size_t)-1 ? sep : j;
 }
 
+/* The candidate index's key of an essential name (@len bytes of @name):
+ * its first 8 bytes, zero-padded, hashed. */
+uint32_t rc_name_key_len(const char *name, size_t len)
+{
+	uint64_t w = 0;
+
+	memcpy(&w, name, len < 8 ? len : 8);
+	return rc_key_hash(w);
+}
+
+/*
+ * rc_name_key_len of @name's essential name, from one 8-byte load when
+ * @avail (bytes readable from @name) allows: the bytes up to the first NUL
+ * are the key unless a flavor separator may start in them (three '_' in a
+ * row there, or a '_' in the last byte: the exact rule then decides).
+ */
+uint32_t rc_name_key(const char *name, size_t avail)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull,
+		       low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t w, z, u, x;
+
+	if (avail < 8)
+		return rc_name_key_len(name, essential_len(name));
+	memcpy(&w, name, 8);
+	z = (w - ones) & ~w & high;	/* its lowest bit: the first NUL, exactly */
+	if (z)
+		w &= (z & -z) - 1;	/* the bytes before it */
+	x = w ^ (ones * '_');		/* bytes that were '_' are now 0: exactly */
+	u = ~(((x & low7) + low7) | x | low7);
+	if ((u & u >> 8 & u >> 16) || (u >> 63))
+		return rc_name_key_len(name, essential_len(name));
+	return rc_key_hash(w);
+}
+
 uint32_t rc_essential_name_hash(const char *name, size_t *len)
 {
 	*len = essential_len(name);

@@ -117,6 +117,18 @@ bool rc_kind_enumval_based(enum rc_relo_kind k);
 bool rc_names_match(const struct rc_btf *lbtf, uint32_t loff,
 		    const struct rc_btf *tbtf, uint32_t toff);
 uint32_t rc_name_hash(const char *name, size_t len);
+/* The candidate index's key: the first 8 bytes of an essential name,
+ * zero-padded, hashed (flavors share it: "task_struct___v1" and
+ * "task_struct"; so do names alike in their first 8 bytes - the index
+ * compares names).  rc_name_key of a NUL-terminated name, @avail bytes
+ * readable from it; rc_name_key_len of an essential name of @len bytes. */
+static inline uint32_t rc_key_hash(uint64_t w)
+{
+	w *= 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(w >> 32 ^ w >> 7);
+}
+uint32_t rc_name_key(const char *name, size_t avail);
+uint32_t rc_name_key_len(const char *name, size_t len);
 /* rc_name_hash of @name's essential name, in one pass; its length in *@len. */
 uint32_t rc_essential_name_hash(const char *name, size_t *len);
 

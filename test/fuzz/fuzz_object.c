@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "relocore.h"
+#include "internal.h"	/* the trusted reader: rc_btf_from_raw + rc_btf_walk */
 
 #ifndef RC_FUZZ_TARGET_DEFAULT
 #define RC_FUZZ_TARGET_DEFAULT "build/fuzz/target.o"
@@ -97,6 +98,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(mod_path, sizeof(mod_path), "%s/module.btf", out_dir);
 	atexit(cleanup);
 	return 0;
+}
+
+/*
+ * The reader of trusted BTF (the running kernel's: indexed, not checked)
+ * on the same bytes: the same types at the same places, and on any bytes
+ * no read outside them.
+ */
+static void trusted_same(const void *data, size_t len, const struct rc_btf *checked)
+{
+	struct rc_error err = { "" };
+	struct rc_btf *b = rc_btf_from_raw(data, len, NULL, NULL, &err);
+	uint32_t id;
+
+	if (!b)
+		return;
+	if (!rc_btf_walk(b, NULL, &err, ~0u, false, NULL, NULL) && checked) {
+		CHECK(rc_btf_type_cnt(b) == rc_btf_type_cnt(checked));
+		for (id = 0; id < rc_btf_type_cnt(b); id++)
+			CHECK(!memcmp(rc_btf_type_by_id(b, id), rc_btf_type_by_id(checked, id),
+				      sizeof(struct btf_type)));
+	}
+	rc_btf_free(b);
 }
 
 /* rc_spec_format into buffers of several sizes: always terminated. */
@@ -393,8 +416,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (len > size)
 		return 0;
 	tbtf = btf__new(data, len);
-	if (!tbtf)
+	if (!tbtf) {
+		trusted_same(data, len, NULL);
 		return 0;
+	}
 	if (rc_btf_validate(tbtf, "fuzz-target.btf", &err) == 0) {
 		t = rc_target_from_btf(tbtf);
 		if (t) {
@@ -407,6 +432,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(t || err.msg[0]);
 		if (t) {
 			CHECK(rc_btf_type_cnt(rc_target_types(t)) == btf__type_cnt(tbtf));
+			trusted_same(data, len, rc_target_types(t));
 			run(data + len, size - len, t);
 			rc_target_free(t);
 		}

@@ -20,6 +20,8 @@
 /* internal (loader/internal.h): the one-pass essential-name hash */
 uint32_t rc_name_hash(const char *name, size_t len);
 uint32_t rc_essential_name_hash(const char *name, size_t *len);
+uint32_t rc_name_key(const char *name, size_t avail);
+uint32_t rc_name_key_len(const char *name, size_t len);
 
 static int passed, failed;
 
@@ -270,6 +272,9 @@ static void test_essential_hash(void)
 		{ "__", 2 }, { "", 0 }, { "a___", 4 }, { "a___b", 1 }, { "a____b", 6 },
 		{ "_a___b", 2 }, { "a___b____", 1 }, { "a___bc___d", 6 },
 		{ "a_b__c___d", 6 }, { "a___b___", 1 }, { "a___b___c_", 5 },
+		{ "abcdef___g", 6 }, { "abcdefg___h", 7 }, { "abcdefgh___i", 8 },
+		{ "abcde___fgh", 5 }, { "ab__", 4 }, { "__u32", 5 }, { "abcdefg_", 8 },
+		{ "abcdef__", 8 }, { "abcdefghij", 10 }, { "abcdefg", 7 },
 	};
 	size_t i, len, want;
 	int bad = 0;
@@ -283,6 +288,16 @@ static void test_essential_hash(void)
 		    h != rc_name_hash(n, want)) {
 			fail_row("essential-name-hash", "'%s': len %zu/%zu (want %zu), hash %08x (want %08x)",
 				 n, len, rc_essential_name_len(n), want, h, rc_name_hash(n, want));
+			bad = 1;
+		}
+		/* the index's key: from one load (room after the name) or exactly
+		 * (the name at the end of its section), the key of its essential name */
+		char padded[32] = { 0 };
+
+		memcpy(padded, n, strlen(n));
+		if (rc_name_key(padded, sizeof(padded)) != rc_name_key_len(n, want) ||
+		    rc_name_key(n, strlen(n) + 1) != rc_name_key_len(n, want)) {
+			fail_row("essential-name-hash", "'%s': index key differs from its essential name's", n);
 			bad = 1;
 		}
 	}
