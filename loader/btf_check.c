@@ -132,51 +132,28 @@ static int check_type(struct checker *c, const struct btf_type *t)
 }
 
 /*
- * The record size of @t (0 when it is more than @avail bytes or of an
- * unknown kind) and, with @check, whether anything in it may be wrong
- * (*@suspect; check_type then says what): the same rules as check_type,
- * without branches per member, for the walk's common path.  With @mx, the
- * largest type id referred to is kept there (the first walk of a view does
- * not know the type count yet: it checks the ids once it does).
+ * Whether anything in @t may be wrong (check_type then says what): the
+ * same rules as check_type, without branches per member, for the walk's
+ * common path.
  */
-static inline __attribute__((always_inline)) size_t
-scan_type(const struct checker *c, const struct btf_type *t, bool check, bool *suspect,
-	  size_t avail, uint32_t *mx)
+static inline __attribute__((always_inline)) bool
+suspect_type(const struct checker *c, const struct btf_type *t)
 {
-	uint32_t vlen = btf_vlen(t), n = check ? c->n : 0, sl = check ? c->str_limit : 0, i;
-	uint32_t m_ = 0;
-	bool bad = check && t->name_off >= sl;
-	size_t sz;
+	uint32_t vlen = btf_vlen(t), n = c->n, sl = c->str_limit, i;
+	bool bad = t->name_off >= sl;
 
-#define MX(v) (m_ = m_ > (v) ? m_ : (v))
 	switch (btf_kind(t)) {
 	case BTF_KIND_FUNC:
 	case BTF_KIND_VAR:
 	case BTF_KIND_DECL_TAG:
-		sz = sizeof(*t) + (btf_kind(t) == BTF_KIND_FUNC ? 0 : 4);
-		if (sz > avail)
-			return 0;
-		bad |= check && t->type - 1 >= n - 1;	/* 0 or out of range */
-		if (mx)
-			MX(t->type);
-		break;
+		return bad || t->type - 1 >= n - 1;	/* 0 or out of range */
 	case BTF_KIND_FUNC_PROTO: {
 		const struct btf_param *p = btf_params(t);
 
-		sz = sizeof(*t) + vlen * sizeof(*p);
-		if (sz > avail)
-			return 0;
-		if (check) {
-			bad |= t->type >= n;
-			for (i = 0; i < vlen; i++) {
-				bad |= (p[i].name_off >= sl) | (p[i].type >= n);
-				if (mx)
-					MX(p[i].type);
-			}
-			if (mx)
-				MX(t->type);
-		}
-		break;
+		bad |= t->type >= n;
+		for (i = 0; i < vlen; i++)
+			bad |= (p[i].name_off >= sl) | (p[i].type >= n);
+		return bad;
 	}
 	case BTF_KIND_PTR:
 	case BTF_KIND_TYPEDEF:
@@ -184,45 +161,18 @@ scan_type(const struct checker *c, const struct btf_type *t, bool check, bool *s
 	case BTF_KIND_CONST:
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_TYPE_TAG:
-		sz = sizeof(*t);
-		bad |= check && t->type >= n;
-		if (mx)
-			MX(t->type);
-		break;
+		return bad || t->type >= n;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION: {
 		const struct btf_member *m = btf_members(t);
 
-		sz = sizeof(*t) + vlen * sizeof(*m);
-		if (sz > avail)
-			return 0;
-		if (check)
-			for (i = 0; i < vlen; i++) {
-				bad |= (m[i].name_off >= sl) | (m[i].type - 1 >= n - 1);
-				if (mx)
-					MX(m[i].type);
-			}
-		break;
+		for (i = 0; i < vlen; i++)
+			bad |= (m[i].name_off >= sl) | (m[i].type - 1 >= n - 1);
+		return bad;
 	}
 	default:	/* the rare kinds: check_type decides */
-		sz = rc_btf_rec_size(t);
-		if (sz > avail)
-			return 0;
-		bad = check;
-		if (mx && btf_is_array(t)) {
-			MX(btf_array(t)->type);
-			MX(btf_array(t)->index_type);
-		} else if (mx && btf_is_datasec(t)) {
-			for (i = 0; i < vlen; i++)
-				MX(btf_var_secinfos(t)[i].type);
-		}
-		break;
+		return true;
 	}
-#undef MX
-	if (mx && m_ > *mx)
-		*mx = m_;
-	*suspect = bad;
-	return sz;
 }
 
 static int walk_checked(struct checker *c, const struct rc_btf *b);
@@ -293,90 +243,128 @@ static int build_trusted(struct rc_btf *b, uint32_t kinds, bool named, rc_type_f
 }
 
 /*
- * The first walk of a view read raw (rc_btf_from_raw): each record's
- * offset recorded (in bounds, of a known kind) while it is checked and
- * visited as walk() does; the type ids referred to are checked once the
- * count is known, at the end (walk() then names the type).
+ * The first walk of a view read raw (rc_btf_from_raw) and not trusted:
+ * each record's size from the tables, its offset recorded, the record
+ * checked and visited as walk() does.  Type ids are checked once the
+ * count is known, at the end (from the largest one referred to; walk()
+ * then names the type): here only void where a type is required.
  */
-static int build(struct checker *c, struct rc_btf *b, bool check, uint32_t kinds,
-		 bool named, rc_type_fn fn, void *ctx)
+static int build(struct checker *c, struct rc_btf *b, uint32_t kinds, bool named,
+		 rc_type_fn fn, void *ctx)
 {
-	const unsigned char *p = b->types, *end = p ? p + b->types_len : p;
-	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, k = 0, id, mx = 0;
-	const uint32_t sl = check ? c->str_limit : 0;
-	const bool funcs_wanted = fn && (kinds >> BTF_KIND_FUNC & 1);
+	const unsigned char *types = b->types, *p = types, *end = p ? p + b->types_len : p;
+	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, k = 0, mx = 0, i;
+	const uint32_t sl = c->str_limit;
 	uint32_t *offs = malloc(sizeof(*offs) * cap);
-	struct checker bc = { 0 };
+	struct checker bc = *c;
 	int err = 0;
 
 	if (!offs)
 		return -ENOMEM;
-	if (check) {	/* ids are checked at the end: here, only void where one is needed */
-		bc = *c;
-		bc.n = UINT32_MAX;
-	}
-	for (id = b->start_id; p < end; id++) {
+	if (!fn)
+		kinds = 0;
+	bc.n = UINT32_MAX;	/* for check_type: ids are checked at the end */
+	while (p < end) {
 		const struct btf_type *t = (const void *)p;
-		size_t avail = end - p, sz;
-		bool suspect;
+		uint32_t kind, extra, vlen, m_ = 0;
+		bool bad;
+		size_t sz;
 
-		if (avail < sizeof(*t) || k == cap) {
+		if ((size_t)(end - p) < sizeof(*t)) {
 			err = -EINVAL;
 			break;
 		}
-		offs[k++] = p - b->types;
-		if (btf_kind(t) == BTF_KIND_FUNC && !funcs_wanted) {
-			if (check) {
-				mx = mx > t->type ? mx : t->type;
-				if ((t->name_off >= sl) | (t->type == 0)) {
-					bc.id = id;
-					if (check_type(&bc, t)) {
-						err = -EINVAL;
-						break;
-					}
-				}
+		kind = btf_kind(t);
+		vlen = btf_vlen(t);
+		extra = rec_extra[kind];
+		sz = sizeof(*t) + extra + (size_t)vlen * rec_per[kind];
+		if (extra == 255 || sz > (size_t)(end - p)) {
+			err = -EINVAL;
+			break;
+		}
+		offs[k] = p - types;
+		bad = t->name_off >= sl;
+		switch (kind) {
+		case BTF_KIND_FUNC:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			bad |= kind != BTF_KIND_FUNC || t->type == 0;	/* VAR, DECL_TAG: rare */
+			m_ = t->type;
+			break;
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			m_ = t->type;
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION: {
+			const struct btf_member *m = btf_members(t);
+
+			for (i = 0; i < vlen; i++) {
+				bad |= (m[i].name_off >= sl) | (m[i].type == 0);
+				m_ = m_ > m[i].type ? m_ : m[i].type;
 			}
-			p += sizeof(*t);
-			continue;
-		}
-		sz = scan_type(&bc, t, check, &suspect, avail, check ? &mx : NULL);
-		if (!sz) {
-			err = -EINVAL;
 			break;
 		}
-		if (check && suspect) {
-			bc.id = id;
+		case BTF_KIND_FUNC_PROTO: {
+			const struct btf_param *pa = btf_params(t);
+
+			m_ = t->type;
+			for (i = 0; i < vlen; i++) {
+				bad |= pa[i].name_off >= sl;
+				m_ = m_ > pa[i].type ? m_ : pa[i].type;
+			}
+			break;
+		}
+		case BTF_KIND_ARRAY:
+			m_ = btf_array(t)->type > btf_array(t)->index_type ?
+			     btf_array(t)->type : btf_array(t)->index_type;
+			bad = true;
+			break;
+		case BTF_KIND_DATASEC:
+			for (i = 0; i < vlen; i++)
+				m_ = m_ > btf_var_secinfos(t)[i].type ? m_ : btf_var_secinfos(t)[i].type;
+			bad = true;
+			break;
+		default:	/* INT, ENUM, ENUM64, FWD, FLOAT: check_type decides */
+			bad = true;
+			break;
+		}
+		mx = mx > m_ ? mx : m_;
+		if (bad) {
+			bc.id = b->start_id + k;
 			if (check_type(&bc, t)) {
 				err = -EINVAL;
 				break;
 			}
 		}
-		if (fn && (kinds >> btf_kind(t) & 1) && (!named || t->name_off)) {
-			err = fn(ctx, id, t);
+		if ((kinds >> kind & 1) && (!named || t->name_off)) {
+			err = fn(ctx, b->start_id + k, t);
 			if (err)
 				break;
 		}
+		k++;
 		p += sz;
 	}
-	if (err == -EINVAL && p < end && c && !c->err->msg[0]) {
+	if (err == -EINVAL && p < end && !c->err->msg[0]) {
 		const struct btf_type *t = (const void *)p;
 		size_t avail = end - p;
 
-		c->id = id;
 		rc_fmt(c->err->msg, sizeof(c->err->msg), "%s: malformed BTF: type [%u]: %s",
-		       c->what, id, avail < sizeof(*t) ? "record truncated" :
+		       c->what, b->start_id + k, avail < sizeof(*t) ? "record truncated" :
 		       !rc_btf_rec_size(t) ? "unknown kind" : "record runs past the type section");
 	}
-	if (err || (uint64_t)id > 0x7fffffffu) {
+	if (err || (uint64_t)b->start_id + k > 0x7fffffffu) {
 		free(offs);
 		return err ? err : -E2BIG;
 	}
 	b->offs = offs;
-	b->cnt = id;
-	if (c)
-		c->n = id;
+	b->cnt = c->n = b->start_id + k;
 	/* the ids referred to, now that the count is known */
-	if (check && mx >= id)
+	if (mx >= b->cnt)
 		return walk_checked(c, b);
 	return 0;
 }
@@ -400,15 +388,12 @@ walk(struct checker *c, const struct rc_btf *b, bool check, uint32_t kinds, bool
 
 	for (id = b->start_id; id < n; id++) {
 		const struct btf_type *t = (const void *)(types + offs[id - b->start_id]);
-		bool suspect;
 
 		/* four in ten types of a vmlinux are FUNCs: first, on their own */
 		if (btf_kind(t) == BTF_KIND_FUNC && !funcs_wanted &&
 		    !(check && ((t->name_off >= sl) | (t->type - 1 >= n1))))
 			continue;
-		scan_type(c, t, check, &suspect, SIZE_MAX, NULL);
-
-		if (check && suspect) {
+		if (check && suspect_type(c, t)) {
 			c->id = id;
 			if (check_type(c, t))
 				return -EINVAL;
@@ -465,7 +450,7 @@ int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
 	if (!b->offs && !what)	/* the first walk of a view read raw indexes it */
 		return build_trusted((struct rc_btf *)b, kinds, named, fn, ctx);
 	else if (!b->offs)
-		ret = build(&c, (struct rc_btf *)b, true, kinds, named, fn, ctx);
+		ret = build(&c, (struct rc_btf *)b, kinds, named, fn, ctx);
 	else if (!what)
 		return walk(NULL, b, false, kinds, named, fn, ctx);
 	else

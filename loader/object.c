@@ -95,8 +95,8 @@ static int find_prog(const struct rc_object *obj, const char *name)
 static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 			 size_t *btf_off, size_t *btf_size)
 {
+	size_t shstrndx, btf_idx = 0, ext_idx = 0;
 	Elf_Scn *scn = NULL;
-	size_t shstrndx;
 	GElf_Ehdr eh;
 
 	*btf_off = *btf_size = 0;
@@ -151,12 +151,21 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 			p->size = sh.sh_size;
 			if (!p->name)
 				return -ENOMEM;
-		} else if (!strcmp(name, ".BTF")) {
-			*btf_off = sh.sh_offset;
-			*btf_size = sh.sh_size;
-		} else if (!strcmp(name, ".BTF.ext")) {
-			obj->ext_off = sh.sh_offset;
-			obj->ext_size = sh.sh_size;
+		} else if (!strcmp(name, ".BTF") || !strcmp(name, ".BTF.ext")) {
+			/* one of each: with two, readers disagree on which counts */
+			size_t *idx = name[4] ? &ext_idx : &btf_idx;
+
+			if (*idx)
+				return fail(err, obj, "section %s appears twice (sections %zu and %zu)",
+					    name, *idx, elf_ndxscn(scn));
+			*idx = elf_ndxscn(scn);
+			if (name[4]) {
+				obj->ext_off = sh.sh_offset;
+				obj->ext_size = sh.sh_size;
+			} else {
+				*btf_off = sh.sh_offset;
+				*btf_size = sh.sh_size;
+			}
 		}
 	}
 	return 0;

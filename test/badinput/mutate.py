@@ -235,6 +235,14 @@ def btf_hdr(field, val):
 
 
 @elf_mut
+def m_btf_twice(elf):
+    """A second section named .BTF (license's header renamed): which one
+    counts would be the readers' guess."""
+    name_off = elf.u32(elf.secs[".BTF"]["hdr"])
+    elf.u32(elf.secs["license"]["hdr"], name_off)
+
+
+@elf_mut
 def m_btf_magic(elf):
     struct.pack_into("<H", elf.data, elf.sec(".BTF")[0], 0x1234)
 
@@ -399,6 +407,7 @@ MUTATIONS = {
     "trunc-btf": m_trunc_btf,
     "trunc-shdrs": m_trunc_shdrs,
     "btf-magic": m_btf_magic,
+    "btf-twice": m_btf_twice,
     "btf-hdr-len": btf_hdr(4, 0x1000),
     "btf-str-len": btf_hdr(20, 0x100000),
     "btf-type-len": btf_hdr(12, 0x7FFFFFF0),

@@ -43,6 +43,7 @@ trunc-ehdr          | trunc-64            | obj    | section header table (offse
 trunc-mid-btf       | trunc-btf           | obj    | section header table (offset 0x
 trunc-last-byte     | trunc-shdrs         | obj    | missing or beyond the file
 btf-bad-magic       | btf-magic           | obj    | .BTF at offset 0x
+btf-twice           | btf-twice           | obj    | section .BTF appears twice (sections
 btf-hdr-len         | btf-hdr-len         | obj    | .BTF at offset 0x
 btf-str-len-overrun | btf-str-len         | obj    | .BTF at offset 0x
 btf-type-len-overrun| btf-type-len        | obj    | .BTF at offset 0x
