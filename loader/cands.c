@@ -65,7 +65,7 @@ static int collect_one(void *ctx, uint32_t id, const struct btf_type *t)
 	if (id < c->start_id)
 		return 0;
 	name = name_at(c->btf, t->name_off, &avail);
-	if (rc_str_empty(name))
+	if (!name || !name[0])
 		return 0;
 	c->ent[c->cnt].hash = rc_name_key(name, avail);
 	c->ent[c->cnt].id = id;
