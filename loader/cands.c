@@ -166,7 +166,9 @@ static int add_cands(const struct rc_name_index *idx, const struct btf_type *lt,
 		if (!(btf_kind(t) == btf_kind(lt) ||
 		      (btf_is_any_enum(t) && btf_is_any_enum(lt))))
 			continue;
-		if (rc_essential_name_len(n) != llen || strncmp(n, lname, llen))
+		/* the bucket's key is 8 bytes of the name: compare the names
+		 * (the cheap test first), then the essential name's length */
+		if (strncmp(n, lname, llen) || rc_essential_name_len(n) != llen)
 			continue;
 		err = cands_push(out, idx->btf, e->id);
 		if (err)
