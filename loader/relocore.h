@@ -33,7 +33,12 @@ struct btf;
 struct btf_type;
 struct bpf_insn;
 
-/* A BTF as relocore reads it: ids and string offsets as in the BTF. */
+/*
+ * A BTF as relocore reads it: ids and string offsets as in the BTF.
+ * Read-only once made; two things are computed on first use and kept in
+ * it (the size of a pointer, rc_btf_libbpf's copy): call rc_btf_libbpf
+ * before sharing one between threads if any of them will.
+ */
 struct rc_btf;
 
 /* Number of types, void and (split BTF) the base's included. */
