@@ -24,40 +24,6 @@
 
 const struct btf_type rc_void_type;
 
-/* Record size of @t, or 0 for an unknown kind. */
-static size_t rec_size(const struct btf_type *t)
-{
-	size_t vlen = btf_vlen(t), base = sizeof(*t);
-
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT: return base + 4;
-	case BTF_KIND_ARRAY: return base + sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION: return base + vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM: return base + vlen * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64: return base + vlen * sizeof(struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO: return base + vlen * sizeof(struct btf_param);
-	case BTF_KIND_VAR: return base + sizeof(struct btf_var);
-	case BTF_KIND_DATASEC: return base + vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_DECL_TAG: return base + sizeof(struct btf_decl_tag);
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG: return base;
-	default: return 0;
-	}
-}
-
-size_t rc_btf_rec_size(const struct btf_type *t)
-{
-	return rec_size(t);
-}
-
 uint32_t rc_btf_type_cnt(const struct rc_btf *b)
 {
 	return b->cnt;
@@ -185,45 +151,6 @@ done:
 	return nelems * size;
 }
 
-/*
- * Record the offset of every own type of @b (types, types_len set),
- * checking each record lies inside the section and is of a known kind.
- * (A view read raw is indexed by its first walk instead: btf_check.c.)
- */
-static int index_records(struct rc_btf *b, const char *what, struct rc_error *err)
-{
-	const unsigned char *p = b->types, *end = p ? p + b->types_len : p;
-	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, n = 0;
-	uint32_t *offs = malloc(sizeof(*offs) * cap);
-
-	if (!offs)
-		return -ENOMEM;
-	while (p < end) {
-		const struct btf_type *t = (const void *)p;
-		size_t sz;
-
-		if ((size_t)(end - p) < sizeof(*t) ||
-		    !(sz = rec_size(t)) || sz > (size_t)(end - p)) {
-			if (what)
-				rc_fmt(err->msg, sizeof(err->msg),
-				       "%s: malformed BTF: type [%u]: %s", what, b->start_id + n,
-				       (size_t)(end - p) < sizeof(*t) ? "record truncated" :
-				       !rec_size(t) ? "unknown kind" : "record runs past the type section");
-			free(offs);
-			return -EINVAL;
-		}
-		offs[n++] = p - b->types;
-		p += sz;
-	}
-	if ((uint64_t)b->start_id + n > 0x7fffffffu) {
-		free(offs);
-		return -E2BIG;
-	}
-	b->offs = offs;
-	b->cnt = b->start_id + n;
-	return 0;
-}
-
 static void set_err(struct rc_error *err, const char *what, const char *why)
 {
 	if (err && what)
@@ -313,10 +240,11 @@ static int view_libbpf(struct rc_btf *b, const struct btf *lib,
 		first = btf__type_by_id(lib, b->start_id);
 		last = btf__type_by_id(lib, n - 1);
 		b->types = (const void *)first;
-		b->types_len = (const unsigned char *)last - b->types + rec_size(last);
+		b->types_len = (const unsigned char *)last - b->types + rc_btf_rec_size(last);
 	}
-	if (index_records(b, NULL, NULL))
-		return -ENOMEM;
+	/* libbpf's records are indexed as trusted ones are (no checks) */
+	if (rc_btf_walk(b, NULL, NULL, 0, false, NULL, NULL))
+		return -EINVAL;
 	return b->cnt == n ? 0 : -EINVAL;
 }
 

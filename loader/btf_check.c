@@ -177,20 +177,6 @@ suspect_type(const struct checker *c, const struct btf_type *t)
 
 static int walk_checked(struct checker *c, const struct rc_btf *b);
 
-/* Record sizes by kind: 12 + extra[kind] + vlen * per[kind]; extra 255:
- * not a kind (libbpf 1.1 knows kinds 1 to 19). */
-static const uint8_t rec_extra[32] = {
-	[0] = 255, [BTF_KIND_INT] = 4, [BTF_KIND_ARRAY] = sizeof(struct btf_array),
-	[BTF_KIND_VAR] = sizeof(struct btf_var), [BTF_KIND_DECL_TAG] = sizeof(struct btf_decl_tag),
-	[BTF_KIND_ENUM64 + 1 ... 31] = 255,
-};
-static const uint8_t rec_per[32] = {
-	[BTF_KIND_STRUCT] = sizeof(struct btf_member), [BTF_KIND_UNION] = sizeof(struct btf_member),
-	[BTF_KIND_ENUM] = sizeof(struct btf_enum), [BTF_KIND_ENUM64] = sizeof(struct btf_enum64),
-	[BTF_KIND_FUNC_PROTO] = sizeof(struct btf_param),
-	[BTF_KIND_DATASEC] = sizeof(struct btf_var_secinfo),
-};
-
 /*
  * build() for trusted BTF (nothing checked but the records' bounds and
  * kinds): the size of each record from two small tables, the offsets
@@ -210,7 +196,7 @@ static int build_trusted(struct rc_btf *b, uint32_t kinds, bool named, rc_type_f
 		kinds = 0;
 	while (p < end) {
 		const struct btf_type *t = (const void *)p;
-		uint32_t kind, extra;
+		uint32_t kind;
 		size_t sz;
 
 		if ((size_t)(end - p) < sizeof(*t)) {
@@ -218,9 +204,8 @@ static int build_trusted(struct rc_btf *b, uint32_t kinds, bool named, rc_type_f
 			break;
 		}
 		kind = btf_kind(t);
-		extra = rec_extra[kind];
-		sz = sizeof(*t) + extra + (size_t)btf_vlen(t) * rec_per[kind];
-		if (extra == 255 || sz > (size_t)(end - p)) {
+		sz = rc_btf_rec_size(t);
+		if (!sz || sz > (size_t)(end - p)) {
 			err = -EINVAL;
 			break;
 		}
@@ -266,7 +251,7 @@ static int build(struct checker *c, struct rc_btf *b, uint32_t kinds, bool named
 	bc.n = UINT32_MAX;	/* for check_type: ids are checked at the end */
 	while (p < end) {
 		const struct btf_type *t = (const void *)p;
-		uint32_t kind, extra, vlen, m_ = 0;
+		uint32_t kind, vlen, m_ = 0;
 		bool bad;
 		size_t sz;
 
@@ -276,9 +261,8 @@ static int build(struct checker *c, struct rc_btf *b, uint32_t kinds, bool named
 		}
 		kind = btf_kind(t);
 		vlen = btf_vlen(t);
-		extra = rec_extra[kind];
-		sz = sizeof(*t) + extra + (size_t)vlen * rec_per[kind];
-		if (extra == 255 || sz > (size_t)(end - p)) {
+		sz = rc_btf_rec_size(t);
+		if (!sz || sz > (size_t)(end - p)) {
 			err = -EINVAL;
 			break;
 		}

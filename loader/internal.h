@@ -58,8 +58,28 @@ static inline const char *rc_name(const struct rc_btf *b, uint32_t off)
 	return off < b->str_len ? b->strs + off : NULL;
 }
 
-/* Record size of a type (0: unknown kind). */
-size_t rc_btf_rec_size(const struct btf_type *t);
+/* Record size of a type: 12 + extra[kind] + vlen * per[kind]; 0 for a
+ * kind libbpf 1.1 does not know (it knows 1 to 19). */
+static inline size_t rc_btf_rec_size(const struct btf_type *t)
+{
+	static const uint8_t extra[32] = {
+		[0] = 255, [BTF_KIND_INT] = 4, [BTF_KIND_ARRAY] = sizeof(struct btf_array),
+		[BTF_KIND_VAR] = sizeof(struct btf_var),
+		[BTF_KIND_DECL_TAG] = sizeof(struct btf_decl_tag),
+		[BTF_KIND_ENUM64 + 1 ... 31] = 255,
+	};
+	static const uint8_t per[32] = {
+		[BTF_KIND_STRUCT] = sizeof(struct btf_member),
+		[BTF_KIND_UNION] = sizeof(struct btf_member),
+		[BTF_KIND_ENUM] = sizeof(struct btf_enum),
+		[BTF_KIND_ENUM64] = sizeof(struct btf_enum64),
+		[BTF_KIND_FUNC_PROTO] = sizeof(struct btf_param),
+		[BTF_KIND_DATASEC] = sizeof(struct btf_var_secinfo),
+	};
+	uint32_t k = btf_kind(t);
+
+	return extra[k] == 255 ? 0 : sizeof(*t) + extra[k] + (size_t)btf_vlen(t) * per[k];
+}
 
 /*
  * A view of raw BTF @data over @base, read in place (@data must outlive
