@@ -46,7 +46,7 @@ static double now(void)
 
 static bool per_object;	/* "-tool": the target opened per object */
 static bool per_process;	/* "-proc": and each object in a new process */
-static long faults[2];		/* -proc: the children's page faults, per side */
+static long faults[3];		/* -proc: the children's page faults: libbpf, relocore, none */
 
 static size_t libbpf_side(const char *target, char **objs, int n)
 {
@@ -114,6 +114,12 @@ static size_t relocore_side(const char *target, char **objs, int n)
 
 typedef size_t (*side_fn)(const char *target, char **objs, int n);
 
+/* -proc: a process that does nothing, the floor under both sides. */
+static size_t null_side(const char *target, char **objs, int n)
+{
+	return 0;
+}
+
 /* @fn on each object in a child process of its own; the relocations counted. */
 static size_t in_processes(side_fn fn, const char *target, char **objs, int n)
 {
@@ -141,7 +147,7 @@ static size_t in_processes(side_fn fn, const char *target, char **objs, int n)
 		if (read(fds[0], &r, sizeof(r)) != sizeof(r) || wait4(pid, &st, 0, &ru) != pid ||
 		    !WIFEXITED(st) || WEXITSTATUS(st))
 			die("the process of %s failed", objs[i]);
-		faults[fn == relocore_side] += ru.ru_minflt + ru.ru_majflt;
+		faults[fn == libbpf_side ? 0 : fn == relocore_side ? 1 : 2] += ru.ru_minflt + ru.ru_majflt;
 		close(fds[0]);
 		relos += r;
 	}
@@ -157,7 +163,7 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	double tl[64], tr[64];
+	double tl[64], tr[64], tn[64];
 	size_t nl = 0, nr = 0;
 	int iter, i;
 
@@ -215,6 +221,11 @@ int main(int argc, char **argv)
 					   relocore_side(argv[3], argv + 4, argc - 4);
 			tr[i] = now() - t0;
 		}
+		if (per_process) {
+			t0 = now();
+			in_processes(null_side, argv[3], argv + 4, argc - 4);
+			tn[i] = now() - t0;
+		}
 	}
 	if (strcmp(argv[1], "both")) {
 		printf("%s: %zu relocations\n", argv[1], nl + nr);
@@ -228,8 +239,14 @@ int main(int argc, char **argv)
 	printf("libbpf   median %.2f ms (min %.2f)\n", tl[iter / 2] * 1e3, tl[0] * 1e3);
 	printf("relocore median %.2f ms (min %.2f)\n", tr[iter / 2] * 1e3, tr[0] * 1e3);
 	printf("ratio relocore/libbpf (median): %.3f\n", tr[iter / 2] / tl[iter / 2]);
-	if (per_process)
+	if (per_process) {
+		qsort(tn, iter, sizeof(double), cmp_double);
 		printf("page faults per process: libbpf %ld, relocore %ld\n",
 		       faults[0] / iter / (argc - 4), faults[1] / iter / (argc - 4));
+		printf("a process that does nothing (fork, exit, wait): median %.2f ms for as many"
+		       " (%ld faults each); net of it, ratio %.3f\n", tn[iter / 2] * 1e3,
+		       faults[2] / iter / (argc - 4),
+		       (tr[iter / 2] - tn[iter / 2]) / (tl[iter / 2] - tn[iter / 2]));
+	}
 	return 0;
 }

@@ -177,110 +177,72 @@ suspect_type(const struct checker *c, const struct btf_type *t)
 
 static int walk_checked(struct checker *c, const struct rc_btf *b);
 
-/*
- * build() for trusted BTF (nothing checked but the records' bounds and
- * kinds): the size of each record from two small tables, the offsets
- * recorded, @fn called for the kinds in @kinds (named ones with @named).
- */
-static int build_trusted(struct rc_btf *b, uint32_t kinds, bool named, rc_type_fn fn,
-			 void *ctx)
-{
-	const unsigned char *types = b->types, *p = types, *end = p ? p + b->types_len : p;
-	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, k = 0;
-	uint32_t *offs = malloc(sizeof(*offs) * cap);
-	int err = 0;
-
-	if (!offs)
-		return -ENOMEM;
-	if (!fn)
-		kinds = 0;
-	while (p < end) {
-		const struct btf_type *t = (const void *)p;
-		uint32_t kind;
-		size_t sz;
-
-		if ((size_t)(end - p) < sizeof(*t)) {
-			err = -EINVAL;
-			break;
-		}
-		kind = btf_kind(t);
-		sz = rc_btf_rec_size(t);
-		if (!sz || sz > (size_t)(end - p)) {
-			err = -EINVAL;
-			break;
-		}
-		offs[k] = p - types;
-		if ((kinds >> kind & 1) && (!named || t->name_off)) {
-			err = fn(ctx, b->start_id + k, t);
-			if (err)
-				break;
-		}
-		k++;
-		p += sz;
-	}
-	if (err || (uint64_t)b->start_id + k > 0x7fffffffu) {
-		free(offs);
-		return err ? err : -E2BIG;
-	}
-	b->offs = offs;
-	b->cnt = b->start_id + k;
-	return 0;
-}
+/* What scan() found: the records' count and where it stopped. */
+struct scan {
+	uint32_t k;		/* records indexed */
+	uint32_t mx;		/* the largest type id referred to */
+	uint32_t bad;		/* non-zero: some record breaks a rule */
+	uint32_t ns, nr;	/* entries in sel and rare */
+	bool broken;		/* record k is truncated or of an unknown kind */
+	size_t off;		/* where the walk stopped */
+};
 
 /*
- * The first walk of a view read raw (rc_btf_from_raw) and not trusted:
- * each record's size from the tables, its offset recorded, the record
- * checked and visited as walk() does.  Type ids are checked once the
- * count is known, at the end (from the largest one referred to; walk()
- * then names the type): here only void where a type is required.
+ * The loop of build(): each record's offset into @offs; the records of
+ * the kinds in @kinds (named ones with @named) into @sel, those of the
+ * rare kinds into @rare; the common rules (names below @sl, no void
+ * where a type is required) or-ed into one word, the largest id referred
+ * to kept.  Nothing is called: all it needs stays in registers.
  */
-static int build(struct checker *c, struct rc_btf *b, uint32_t kinds, bool named,
-		 rc_type_fn fn, void *ctx)
+static inline __attribute__((always_inline)) void
+scan(bool check, const unsigned char *types, size_t len, uint32_t sl, uint32_t kinds,
+     bool named, uint32_t *offs, uint32_t *sel, uint32_t *rare, struct scan *r)
 {
-	const unsigned char *types = b->types, *p = types, *end = p ? p + b->types_len : p;
-	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, k = 0, mx = 0, i;
-	const uint32_t sl = c->str_limit;
-	uint32_t *offs = malloc(sizeof(*offs) * cap);
-	struct checker bc = *c;
-	int err = 0;
+	const unsigned char *p = types, *end = len ? types + len : types;
+	const bool funcs_wanted = kinds >> BTF_KIND_FUNC & 1;
+	uint32_t k = 0, mx = 0, bad = 0, ns = 0, nr = 0, i;
 
-	if (!offs)
-		return -ENOMEM;
-	if (!fn)
-		kinds = 0;
-	bc.n = UINT32_MAX;	/* for check_type: ids are checked at the end */
+	r->broken = false;
 	while (p < end) {
 		const struct btf_type *t = (const void *)p;
 		uint32_t kind, vlen, m_ = 0;
-		bool bad;
 		size_t sz;
 
 		if ((size_t)(end - p) < sizeof(*t)) {
-			err = -EINVAL;
-			break;
-		}
-		kind = btf_kind(t);
-		vlen = btf_vlen(t);
-		sz = rc_btf_rec_size(t);
-		if (!sz || sz > (size_t)(end - p)) {
-			err = -EINVAL;
+			r->broken = true;
 			break;
 		}
 		offs[k] = p - types;
-		bad = t->name_off >= sl;
-		switch (kind) {
-		case BTF_KIND_FUNC:
-		case BTF_KIND_VAR:
-		case BTF_KIND_DECL_TAG:
-			bad |= kind != BTF_KIND_FUNC || t->type == 0;	/* VAR, DECL_TAG: rare */
-			m_ = t->type;
+		kind = btf_kind(t);
+		/* four in ten types of a vmlinux are FUNCs: first, on their own */
+		if (kind == BTF_KIND_FUNC && !funcs_wanted) {
+			if (check) {
+				bad |= (t->name_off >= sl) | (t->type == 0);
+				mx = mx > t->type ? mx : t->type;
+			}
+			k++;
+			p += sizeof(*t);
+			continue;
+		}
+		vlen = btf_vlen(t);
+		sz = rc_btf_rec_size(t);
+		if (!sz || sz > (size_t)(end - p)) {
+			r->broken = true;
 			break;
+		}
+		if (check)
+			bad |= t->name_off >= sl;
+		switch (check ? kind : BTF_KIND_UNKN) {
 		case BTF_KIND_PTR:
 		case BTF_KIND_TYPEDEF:
 		case BTF_KIND_VOLATILE:
 		case BTF_KIND_CONST:
 		case BTF_KIND_RESTRICT:
 		case BTF_KIND_TYPE_TAG:
+			m_ = t->type;
+			break;
+		case BTF_KIND_FUNC:
+			bad |= t->type == 0;
 			m_ = t->type;
 			break;
 		case BTF_KIND_STRUCT:
@@ -306,51 +268,125 @@ static int build(struct checker *c, struct rc_btf *b, uint32_t kinds, bool named
 		case BTF_KIND_ARRAY:
 			m_ = btf_array(t)->type > btf_array(t)->index_type ?
 			     btf_array(t)->type : btf_array(t)->index_type;
-			bad = true;
+			rare[nr++] = k;
 			break;
 		case BTF_KIND_DATASEC:
 			for (i = 0; i < vlen; i++)
 				m_ = m_ > btf_var_secinfos(t)[i].type ? m_ : btf_var_secinfos(t)[i].type;
-			bad = true;
+			rare[nr++] = k;
 			break;
-		default:	/* INT, ENUM, ENUM64, FWD, FLOAT: check_type decides */
-			bad = true;
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			m_ = t->type;
+			rare[nr++] = k;
+			break;
+		case BTF_KIND_INT:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+		case BTF_KIND_FWD:
+		case BTF_KIND_FLOAT:
+			rare[nr++] = k;
+			break;
+		default:	/* not checked */
 			break;
 		}
 		mx = mx > m_ ? mx : m_;
-		if (bad) {
-			bc.id = b->start_id + k;
-			if (check_type(&bc, t)) {
-				err = -EINVAL;
-				break;
-			}
-		}
-		if ((kinds >> kind & 1) && (!named || t->name_off)) {
-			err = fn(ctx, b->start_id + k, t);
-			if (err)
-				break;
-		}
+		if ((kinds >> kind & 1) && (!named || t->name_off))
+			sel[ns++] = k;
 		k++;
 		p += sz;
 	}
-	if (err == -EINVAL && p < end && !c->err->msg[0]) {
-		const struct btf_type *t = (const void *)p;
-		size_t avail = end - p;
+	r->off = p - types;
+	r->k = k;
+	r->mx = mx;
+	r->bad = bad;
+	r->ns = ns;
+	r->nr = nr;
+}
 
-		rc_fmt(c->err->msg, sizeof(c->err->msg), "%s: malformed BTF: type [%u]: %s",
-		       c->what, b->start_id + k, avail < sizeof(*t) ? "record truncated" :
-		       !rc_btf_rec_size(t) ? "unknown kind" : "record runs past the type section");
-	}
-	if (err || (uint64_t)b->start_id + k > 0x7fffffffu) {
+/* scan() with the checks and without (trusted BTF), each on its own. */
+static __attribute__((noinline)) void
+scan_checked(const unsigned char *types, size_t len, uint32_t sl, uint32_t kinds, bool named,
+	     uint32_t *offs, uint32_t *sel, uint32_t *rare, struct scan *r)
+{
+	scan(true, types, len, sl, kinds, named, offs, sel, rare, r);
+}
+
+static __attribute__((noinline)) void
+scan_trusted(const unsigned char *types, size_t len, uint32_t kinds, bool named,
+	     uint32_t *offs, uint32_t *sel, struct scan *r)
+{
+	scan(false, types, len, 0, kinds, named, offs, sel, NULL, r);
+}
+
+/*
+ * The first walk of a view read raw (rc_btf_from_raw): each record's size
+ * and offset, @fn called for the kinds in @kinds (named ones with @named)
+ * once all records passed.  With @c (BTF not trusted) each record is also
+ * checked: scan() keeps what the common kinds break in one word and the
+ * largest id referred to, to compare with the count; the rare kinds are
+ * checked after the loop; if anything is wrong walk_checked names the type.
+ */
+static int build(struct checker *c, struct rc_btf *b, uint32_t kinds, bool named,
+		 rc_type_fn fn, void *ctx)
+{
+	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, i;
+	uint32_t *offs = malloc(sizeof(*offs) * cap);
+	uint32_t *aux = malloc(sizeof(*aux) * cap * 2);	/* sel, then rare */
+	struct checker bc;
+	struct scan r;
+	int err = 0;
+
+	if (!fn)
+		kinds = 0;
+	if (!offs || !aux) {
 		free(offs);
+		free(aux);
+		return -ENOMEM;
+	}
+	if (c)
+		scan_checked(b->types, b->types ? b->types_len : 0, c->str_limit, kinds, named,
+			     offs, aux, aux + cap, &r);
+	else
+		scan_trusted(b->types, b->types ? b->types_len : 0, kinds, named, offs, aux, &r);
+	if (r.broken) {
+		const struct btf_type *t = (const void *)(b->types + r.off);
+		size_t avail = b->types_len - r.off;
+
+		if (c && !c->err->msg[0])
+			rc_fmt(c->err->msg, sizeof(c->err->msg), "%s: malformed BTF: type [%u]: %s",
+			       c->what, b->start_id + r.k, avail < sizeof(*t) ? "record truncated" :
+			       !rc_btf_rec_size(t) ? "unknown kind" :
+			       "record runs past the type section");
+		err = -EINVAL;
+	}
+	if (err || (uint64_t)b->start_id + r.k > 0x7fffffffu) {
+		free(offs);
+		free(aux);
 		return err ? err : -E2BIG;
 	}
 	b->offs = offs;
-	b->cnt = c->n = b->start_id + k;
-	/* the ids referred to, now that the count is known */
-	if (mx >= b->cnt)
+	b->cnt = b->start_id + r.k;
+	/* a common kind wrong, or an id referred to beyond the count: the
+	 * walk names the first wrong type; else the rare kinds, in id order */
+	if (c && (r.bad || r.mx >= b->cnt)) {
+		free(aux);
+		c->n = b->cnt;
 		return walk_checked(c, b);
-	return 0;
+	}
+	if (c) {
+		bc = *c;
+		bc.n = b->cnt;
+		for (i = 0; i < r.nr && !err; i++) {
+			bc.id = b->start_id + aux[cap + i];
+			if (check_type(&bc, (const void *)(b->types + offs[aux[cap + i]])))
+				err = -EINVAL;
+		}
+	}
+	for (i = 0; i < r.ns && !err; i++)
+		err = fn(ctx, b->start_id + aux[i], (const void *)(b->types + offs[aux[i]]));
+	free(aux);
+	return err;
 }
 
 /*
@@ -431,10 +467,8 @@ int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
 	struct checker c = { b, b->cnt, b->start_str + b->str_len, what, err, 0 };
 	int ret;
 
-	if (!b->offs && !what)	/* the first walk of a view read raw indexes it */
-		return build_trusted((struct rc_btf *)b, kinds, named, fn, ctx);
-	else if (!b->offs)
-		ret = build(&c, (struct rc_btf *)b, kinds, named, fn, ctx);
+	if (!b->offs)	/* the first walk of a view read raw indexes it */
+		ret = build(what ? &c : NULL, (struct rc_btf *)b, kinds, named, fn, ctx);
 	else if (!what)
 		return walk(NULL, b, false, kinds, named, fn, ctx);
 	else

@@ -305,6 +305,89 @@ static void test_essential_hash(void)
 		pass_row("essential-name-hash");
 }
 
+/*
+ * A target read raw and not trusted (rc_target_open_mem): each rule of
+ * the check, and the type an error names - the first wrong one in id
+ * order, whether a common kind (checked in one word over the walk) or a
+ * rare one (checked after it) is wrong.
+ *   [1] int  [2] ptr -> 1  [3] struct s { int a; }  [4] int (int x)  [5] func f -> 4
+ */
+static void test_target_checks(void)
+{
+	/* byte offsets of fields in the type section */
+	enum { INT_ENC = 12, PTR_TYPE = 16 + 8, MEM_NAME = 28 + 12, MEM_TYPE = 28 + 16,
+	       PARAM_TYPE = 52 + 16, FUNC_TYPE = 72 + 8, END = 84 };
+	static const struct {
+		const char *row;
+		int off1;		/* a u32 of the type section to set, -1: none */
+		uint32_t v1;
+		int off2;
+		uint32_t v2;
+		int cut;		/* bytes cut off the type section's end */
+		const char *want;	/* in the message; NULL: opens */
+	} rows[] = {
+		{ "valid", -1, 0, -1, 0, 0, NULL },
+		{ "member-type-out-of-range", MEM_TYPE, 999, -1, 0, 0, "type [3]: refers to type id 999, out of range" },
+		{ "member-name-outside-strings", MEM_NAME, 1u << 30, -1, 0, 0, "type [3]: name offset" },
+		{ "member-void", MEM_TYPE, 0, -1, 0, 0, "type [3]: refers to void" },
+		{ "func-void", FUNC_TYPE, 0, -1, 0, 0, "type [5]: refers to void" },
+		{ "ptr-out-of-range", PTR_TYPE, 6, -1, 0, 0, "type [2]: refers to type id 6" },
+		{ "param-out-of-range", PARAM_TYPE, 77, -1, 0, 0, "type [4]: refers to type id 77" },
+		{ "int-bits", INT_ENC, 200, -1, 0, 0, "type [1]: int of 200 bits" },
+		/* two wrong: the first in id order is named */
+		{ "first-of-rare-and-common", INT_ENC, 200, MEM_TYPE, 999, 0, "type [1]: int of 200 bits" },
+		{ "first-of-common-and-rare", FUNC_TYPE, 0, INT_ENC, 200, 0, "type [1]: int of 200 bits" },
+		{ "first-of-two-common", PTR_TYPE, 9, MEM_TYPE, 999, 0, "type [2]: refers to type id 9" },
+		{ "truncated", -1, 0, -1, 0, 4, "type [5]: record truncated" },
+	};
+	struct btf *b = btf__new_empty();
+	const unsigned char *raw;
+	uint32_t sz, i, hdr;
+	int s, fp;
+
+	btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	btf__add_ptr(b, 1);
+	s = btf__add_struct(b, "s", 4);
+	btf__add_field(b, "a", 1, 0, 0);
+	fp = btf__add_func_proto(b, 1);
+	btf__add_func_param(b, "x", 1);
+	btf__add_func(b, "f", BTF_FUNC_GLOBAL, fp);
+	raw = btf__raw_data(b, &sz);
+	hdr = raw ? ((const struct btf_header *)raw)->hdr_len : 0;
+	if (!raw || s != 3 || ((const struct btf_header *)raw)->type_len != END) {
+		fail_row("target-checks/setup", "unexpected BTF layout");
+		btf__free(b);
+		return;
+	}
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char row[80];
+		unsigned char *d = malloc(sz);
+		struct btf_header *h = (struct btf_header *)d;
+		struct rc_error err = { "" };
+		struct rc_target *t;
+
+		snprintf(row, sizeof(row), "target-checks/%s", rows[i].row);
+		memcpy(d, raw, sz);
+		if (rows[i].off1 >= 0)
+			memcpy(d + hdr + rows[i].off1, &rows[i].v1, 4);
+		if (rows[i].off2 >= 0)
+			memcpy(d + hdr + rows[i].off2, &rows[i].v2, 4);
+		h->type_len -= rows[i].cut;
+		t = rc_target_open_mem(d, sz, "t.btf", &err);
+		if (!rows[i].want && !t)
+			fail_row(row, "refused: %s", err.msg);
+		else if (rows[i].want && t)
+			fail_row(row, "opened; wanted \"%s\"", rows[i].want);
+		else if (rows[i].want && !strstr(err.msg, rows[i].want))
+			fail_row(row, "\"%s\"; wanted \"%s\"", err.msg, rows[i].want);
+		else
+			pass_row(row);
+		rc_target_free(t);
+		free(d);
+	}
+	btf__free(b);
+}
+
 int main(void)
 {
 	struct ids id;
@@ -361,6 +444,7 @@ int main(void)
 	test_bad_access(local, tgt, &id);
 	test_ambiguous(local, tgt);
 	test_essential_hash();
+	test_target_checks();
 
 	rc_target_free(tgt);
 	btf__free(target);
