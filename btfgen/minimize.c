@@ -180,8 +180,8 @@ int bg_subset_add_relo(struct bg_subset *s, const struct rc_btf *local,
 	return err;
 }
 
-struct btf *bg_minimize(const struct rc_target *target, const char *const *objs,
-			int nr_objs, struct rc_error *err)
+static struct btf *minimize(const struct rc_target *target, const char *const *objs,
+			    int nr_objs, struct rc_error *err)
 {
 	const struct rc_btf *full = rc_target_types(target);
 	struct bg_subset s;
@@ -225,5 +225,22 @@ struct btf *bg_minimize(const struct rc_target *target, const char *const *objs,
 		       strerror(errno));
 out:
 	bg_subset_free(&s);
+	return out;
+}
+
+/* A target read from a file is checked type by type as this reads it: a
+ * malformed type read fails the whole (nothing half-minimized). */
+struct btf *bg_minimize(const struct rc_target *target, const char *const *objs,
+			int nr_objs, struct rc_error *err)
+{
+	struct rc_lazy outer = rc_lazy_begin();
+	struct btf *out = minimize(target, objs, nr_objs, err);
+	char why[sizeof(err->msg)];
+
+	if (rc_lazy_end(outer, why, sizeof(why))) {
+		btf__free(out);
+		rc_fmt(err->msg, sizeof(err->msg), "%s", why);
+		return NULL;
+	}
 	return out;
 }

@@ -212,6 +212,9 @@ static int archive_create(int argc, char **argv)
 				fprintf(stderr, "relocore archive: %s: %s\n", rels[i], err.msg);
 				goto out;
 			}
+		} else if (rc_target_check(tgts[i], &err)) {	/* all of it is written */
+			fprintf(stderr, "relocore archive: %s: %s\n", rels[i], err.msg);
+			goto out;
 		} else {	/* libbpf's copy of it: the archive is written with libbpf */
 			btfs[i] = rc_btf_libbpf(rc_target_types(tgts[i]));
 			if (!btfs[i]) {

@@ -183,6 +183,8 @@ static void type_str(const struct rc_btf *btf, uint32_t id, char *buf, size_t sz
 	if (!btf || !id || id >= rc_btf_type_cnt(btf))
 		return;
 	t = rc_btf_type_by_id(btf, id);
+	if (!t)	/* malformed */
+		return;
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT: kw = "struct "; break;
 	case BTF_KIND_UNION: kw = "union "; break;

@@ -31,7 +31,9 @@ uint32_t rc_btf_type_cnt(const struct rc_btf *b)
 
 const struct btf_type *rc_btf_type_by_id(const struct rc_btf *b, uint32_t id)
 {
-	return rc_type(b, id);
+	const struct btf_type *t = rc_type(b, id);
+
+	return id && t == &rc_void_type ? NULL : t;	/* malformed (checked lazily) */
 }
 
 const char *rc_btf_str(const struct rc_btf *b, uint32_t off)
@@ -51,7 +53,7 @@ int rc_btf_find_by_name_kind(const struct rc_btf *b, const char *name, int kind)
 	if (kind == BTF_KIND_UNKN || !strcmp(name, "void"))
 		return 0;
 	for (id = 1; id < b->cnt; id++) {
-		const struct btf_type *t = rc_type(b, id);
+		const struct btf_type *t = rc_type_raw(b, id);	/* kind, name: bounded */
 		const char *n;
 
 		if (btf_kind(t) != kind)
@@ -85,7 +87,7 @@ static int ptr_size(const struct rc_btf *b)
 		m->ptr_sz = b->base->ptr_sz;
 	} else {
 		for (id = 1; id < b->cnt && m->ptr_sz < 0; id++) {
-			const struct btf_type *t = rc_type(b, id);
+			const struct btf_type *t = rc_type_raw(b, id);	/* kind, size, name */
 			const char *n;
 
 			if (!btf_is_int(t) || (t->size != 4 && t->size != 8))
@@ -367,6 +369,14 @@ struct btf *rc_btf_libbpf(const struct rc_btf *b)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (b->lazy) {	/* libbpf's readers expect every type checked */
+		struct rc_error e;
+
+		if (rc_btf_check_all(b, &e)) {
+			errno = EINVAL;
+			return NULL;
+		}
+	}
 	if (b->base) {
 		base = rc_btf_libbpf(b->base);
 		if (!base)
@@ -401,6 +411,8 @@ void rc_btf_free(struct rc_btf *b)
 	if (!b)
 		return;
 	free(b->offs);
+	free(b->lazy);
+	free(b->what);
 	btf__free(b->lib_own);
 	if (b->map)
 		munmap(b->map, b->map_len);

@@ -327,9 +327,10 @@ scan_trusted(const unsigned char *types, size_t len, uint32_t kinds, bool named,
  * largest id referred to, to compare with the count; the rare kinds are
  * checked after the loop; if anything is wrong walk_checked names the type.
  */
-static int build(struct checker *c, struct rc_btf *b, uint32_t kinds, bool named,
+static int build(struct checker *c0, struct rc_btf *b, uint32_t kinds, bool named,
 		 rc_type_fn fn, void *ctx)
 {
+	struct checker *c = c0;
 	uint32_t cap = b->types_len / sizeof(struct btf_type) + 1, i;
 	uint32_t *offs = malloc(sizeof(*offs) * cap);
 	uint32_t *aux = malloc(sizeof(*aux) * cap * 2);	/* sel, then rare */
@@ -344,18 +345,32 @@ static int build(struct checker *c, struct rc_btf *b, uint32_t kinds, bool named
 		free(aux);
 		return -ENOMEM;
 	}
+	if (c && b->check_lazily) {	/* each type checked when first read */
+		b->what = strdup(c->what);
+		if (!b->what) {
+			free(offs);
+			free(aux);
+			return -ENOMEM;
+		}
+		c = NULL;
+	}
 	if (c)
 		scan_checked(b->types, b->types ? b->types_len : 0, c->str_limit, kinds, named,
 			     offs, aux, aux + cap, &r);
 	else
 		scan_trusted(b->types, b->types ? b->types_len : 0, kinds, named, offs, aux, &r);
+	if (b->what && !r.broken && !(b->lazy = calloc(r.k ? r.k : 1, 1))) {
+		free(offs);
+		free(aux);
+		return -ENOMEM;
+	}
 	if (r.broken) {
 		const struct btf_type *t = (const void *)(b->types + r.off);
 		size_t avail = b->types_len - r.off;
 
-		if (c && !c->err->msg[0])
-			rc_fmt(c->err->msg, sizeof(c->err->msg), "%s: malformed BTF: type [%u]: %s",
-			       c->what, b->start_id + r.k, avail < sizeof(*t) ? "record truncated" :
+		if (c0 && !c0->err->msg[0])
+			rc_fmt(c0->err->msg, sizeof(c0->err->msg), "%s: malformed BTF: type [%u]: %s",
+			       c0->what, b->start_id + r.k, avail < sizeof(*t) ? "record truncated" :
 			       !rc_btf_rec_size(t) ? "unknown kind" :
 			       "record runs past the type section");
 		err = -EINVAL;
@@ -476,4 +491,71 @@ int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
 	/* cycles of modifiers/typedefs need no pass of their own: every walk
 	 * through them (rc_skip_mods_typedefs, rc_btf_resolve_size) is bounded */
 	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
+}
+
+/* The first malformed type a lazily checked BTF showed this thread in
+ * the innermost open window. */
+static __thread struct rc_lazy lazy_bad;
+
+const struct btf_type *rc_type_check(const struct rc_btf *b, uint32_t id)
+{
+	uint32_t i = id - b->start_id;
+	const struct btf_type *t = (const void *)(b->types + b->offs[i]);
+	unsigned char st = __atomic_load_n(&b->lazy[i], __ATOMIC_RELAXED);
+
+	if (st == RC_UNCHECKED) {
+		struct rc_error e;	/* the reason is told by rc_lazy_end */
+		struct checker c = { b, b->cnt, b->start_str + b->str_len, "", &e, id };
+
+		st = check_type(&c, t) ? RC_MALFORMED : RC_CHECKED;
+		__atomic_store_n(&b->lazy[i], st, __ATOMIC_RELAXED);
+	}
+	if (st == RC_CHECKED)
+		return t;
+	if (!lazy_bad.btf)
+		lazy_bad = (struct rc_lazy){ b, id };
+	return &rc_void_type;
+}
+
+struct rc_lazy rc_lazy_begin(void)
+{
+	struct rc_lazy outer = lazy_bad;
+
+	lazy_bad = (struct rc_lazy){ NULL, 0 };
+	return outer;
+}
+
+int rc_lazy_end(struct rc_lazy outer, char *msg, size_t sz)
+{
+	struct rc_lazy bad = lazy_bad;
+	struct rc_error e = { "" };
+	struct checker c;
+
+	lazy_bad = outer.btf ? outer : bad;	/* the outer window sees it too */
+	if (!bad.btf)
+		return 0;
+	c = (struct checker){ bad.btf, bad.btf->cnt, bad.btf->start_str + bad.btf->str_len,
+			      bad.btf->what ? bad.btf->what : "BTF", &e, bad.id };
+	check_type(&c, (const void *)(bad.btf->types + bad.btf->offs[bad.id - bad.btf->start_id]));
+	rc_fmt(msg, sz, "%s", e.msg[0] ? e.msg : "malformed BTF");
+	return -EINVAL;
+}
+
+int rc_btf_check_all(const struct rc_btf *b, struct rc_error *err)
+{
+	struct checker c = { b, b->cnt, b->start_str + b->str_len, b->what, err, 0 };
+	uint32_t i;
+	int ret;
+
+	if (b->base && rc_btf_check_all(b->base, err))
+		return -EINVAL;
+	if (!b->lazy || __atomic_load_n(&b->checked_all, __ATOMIC_ACQUIRE))
+		return 0;
+	ret = walk(&c, b, true, 0, false, NULL, NULL);
+	if (ret)
+		return -EINVAL;
+	for (i = 0; i < b->cnt - b->start_id; i++)	/* threads reading them agree */
+		__atomic_store_n(&b->lazy[i], RC_CHECKED, __ATOMIC_RELAXED);
+	__atomic_store_n(&((struct rc_btf *)b)->checked_all, true, __ATOMIC_RELEASE);
+	return 0;
 }

@@ -160,7 +160,9 @@ static int add_cands(const struct rc_name_index *idx, const struct btf_type *lt,
 
 		if (e->hash != h)
 			continue;
-		t = rc_type(idx->btf, e->id);
+		/* kind and name only (the name was bounded when indexed): a
+		 * candidate is checked when the decision reads it */
+		t = rc_type_raw(idx->btf, e->id);
 		n = rc_name(idx->btf, t->name_off);
 
 		if (!(btf_kind(t) == btf_kind(lt) ||
@@ -192,7 +194,7 @@ static int scan_cands(const struct rc_name_index *idx, const struct btf_type *lt
 		return 0;
 	n = rc_btf_type_cnt(idx->btf);
 	for (id = idx->start_id; id < n; id++) {
-		const struct btf_type *t = rc_type(idx->btf, id);
+		const struct btf_type *t = rc_type_raw(idx->btf, id);	/* kind, name */
 		const char *name;
 
 		if (btf_kind(t) != btf_kind(lt) || !t->name_off)

@@ -1853,6 +1853,11 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 
 	if (!out)
 		goto fail;
+	/* every type of the target: the checks below read many of them */
+	if (rc_target_check(target, err)) {
+		free(out);
+		return NULL;
+	}
 	/* .kconfig externs with the target's values: loads of them become
 	 * loads from a frozen map, whose values prune branches */
 	if (kc && (kc->release || kc->config)) {

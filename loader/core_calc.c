@@ -273,8 +273,8 @@ static int refuse(struct rc_decision *d, int err)
 	return 0;
 }
 
-int rc_core_decide_cands(const struct rc_btf *local, const struct rc_relo *relo,
-			 struct rc_cands *cands, struct rc_decision *d)
+static int decide_cands(const struct rc_btf *local, const struct rc_relo *relo,
+			struct rc_cands *cands, struct rc_decision *d)
 {
 	const char *access = rc_name(local, relo->access_str_off);
 	const struct btf_type *lt;
@@ -376,6 +376,36 @@ int rc_core_decide_cands(const struct rc_btf *local, const struct rc_relo *relo,
 				  : "no type of this name in the target");
 	}
 	return 0;
+}
+
+/*
+ * A target read from a file is checked type by type as the decision reads
+ * it: a malformed type read makes the decision an error naming it, and
+ * the candidate list is left as it was (not narrowed on what it read).
+ */
+int rc_core_decide_cands(const struct rc_btf *local, const struct rc_relo *relo,
+			 struct rc_cands *cands, struct rc_decision *d)
+{
+	struct rc_cand few[8], *orig = few;
+	struct rc_lazy outer;
+	int len = cands->len, ret;
+
+	if (len > (int)(sizeof(few) / sizeof(few[0])) && !(orig = malloc(sizeof(*orig) * len)))
+		return -ENOMEM;
+	if (len)
+		memcpy(orig, cands->c, sizeof(*orig) * len);
+	outer = rc_lazy_begin();
+	ret = decide_cands(local, relo, cands, d);
+	if (rc_lazy_end(outer, d->reason, sizeof(d->reason))) {
+		d->outcome = RC_ERROR;
+		if (len)
+			memcpy(cands->c, orig, sizeof(*orig) * len);
+		cands->len = len;
+		ret = 0;
+	}
+	if (orig != few)
+		free(orig);
+	return ret;
 }
 
 int rc_core_decide(const struct rc_btf *local, const struct rc_target *target,

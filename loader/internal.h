@@ -33,21 +33,77 @@ struct rc_btf {
 	void *map;			/* the file, mapped */
 	size_t map_len;
 	void *copy;			/* or copied */
+	/* Checked lazily (a target read from a file): a type is checked when
+	 * rc_type first returns it.  lazy[id - start_id]: RC_UNCHECKED,
+	 * RC_CHECKED or RC_MALFORMED (bytes: threads may check one type at
+	 * once, and find the same); NULL when all were checked up front. */
+	bool check_lazily;		/* set before the first walk */
+	bool checked_all;		/* since: every type was */
+	unsigned char *lazy;
+	char *what;			/* its name, for messages */
 };
+
+enum { RC_UNCHECKED, RC_CHECKED, RC_MALFORMED };
 
 extern const struct btf_type rc_void_type;
 
-/* Type by id (void for 0), NULL when out of range. */
-static inline const struct btf_type *rc_type(const struct rc_btf *b, uint32_t id)
+const struct btf_type *rc_type_check(const struct rc_btf *b, uint32_t id);
+
+/* The view whose own types hold @id (@b or a base of it). */
+static inline const struct rc_btf *rc_owner(const struct rc_btf *b, uint32_t id)
+{
+	while (id < b->start_id)
+		b = b->base;
+	return b;
+}
+
+/*
+ * The record of @id as it lies, not checked (void for 0, NULL when out of
+ * range): for scans that read only its kind and name offset (rc_name
+ * bounds it).
+ */
+static inline const struct btf_type *rc_type_raw(const struct rc_btf *b, uint32_t id)
 {
 	if (!id)
 		return &rc_void_type;
-	while (id < b->start_id)
-		b = b->base;
+	b = rc_owner(b, id);
 	if (id >= b->cnt)
 		return NULL;
 	return (const void *)(b->types + b->offs[id - b->start_id]);
 }
+
+/*
+ * Type by id (void for 0), NULL when out of range.  Of a BTF checked
+ * lazily, the type is checked the first time; a malformed one reads as
+ * void and is remembered for the thread's rc_lazy_end.
+ */
+static inline const struct btf_type *rc_type(const struct rc_btf *b, uint32_t id)
+{
+	const struct btf_type *t = rc_type_raw(b, id);
+
+	if (id && t) {
+		b = rc_owner(b, id);
+		if (b->lazy && __atomic_load_n(&b->lazy[id - b->start_id], __ATOMIC_RELAXED) !=
+			       RC_CHECKED)
+			return rc_type_check(b, id);
+	}
+	return t;
+}
+
+/*
+ * A window in which types of lazily checked BTFs are read (one decision,
+ * one btfgen run): rc_lazy_begin opens it, rc_lazy_end closes it and says
+ * whether a malformed type was read in it (-EINVAL, the message in @msg,
+ * naming the BTF and the type); windows nest.
+ */
+struct rc_lazy {
+	const struct rc_btf *btf;
+	uint32_t id;
+};
+struct rc_lazy rc_lazy_begin(void);
+int rc_lazy_end(struct rc_lazy outer, char *msg, size_t sz);
+/* Check every type of @b (and its base) now: 0 or -EINVAL with @err. */
+int rc_btf_check_all(const struct rc_btf *b, struct rc_error *err);
 
 /* String at @off: a name, "" when empty, NULL when outside the strings. */
 static inline const char *rc_name(const struct rc_btf *b, uint32_t off)

@@ -721,8 +721,13 @@ struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
 	ret = collect(&b);
 	if (!ret)
 		ret = find_symbols(&b, buf, size);
-	if (!ret)
+	if (!ret) {	/* a target read from a file: its types checked as read */
+		struct rc_lazy outer = rc_lazy_begin();
+
 		ret = evaluate(&b);
+		if (rc_lazy_end(outer, err->msg, sizeof(err->msg)))
+			ret = -EINVAL;
+	}
 	if (ret)
 		goto out;
 	btf_raw = new_btf(&b, &btf_size);

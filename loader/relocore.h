@@ -37,13 +37,16 @@ struct bpf_insn;
  * A BTF as relocore reads it: ids and string offsets as in the BTF.
  * Read-only once made; two things are computed on first use and kept in
  * it (the size of a pointer, rc_btf_libbpf's copy): call rc_btf_libbpf
- * before sharing one between threads if any of them will.
+ * before sharing one between threads if any of them will.  A target's
+ * types checked as they are read (rc_target_open) may be checked by
+ * several threads at once: that is safe (one byte per type, atomic).
  */
 struct rc_btf;
 
 /* Number of types, void and (split BTF) the base's included. */
 uint32_t rc_btf_type_cnt(const struct rc_btf *b);
-/* Type @id (0: void), NULL when out of range. */
+/* Type @id (0: void), NULL when out of range or, in a target read from a
+ * file (checked type by type: see rc_target_open), malformed. */
 const struct btf_type *rc_btf_type_by_id(const struct rc_btf *b, uint32_t id);
 /* The string at @off ("" for 0), NULL when outside the string sections. */
 const char *rc_btf_str(const struct rc_btf *b, uint32_t off);
@@ -67,7 +70,7 @@ void rc_btf_free(struct rc_btf *b);
  * changes whenever a change breaks programs built against an older header.
  */
 #define RC_VERSION_MAJOR 1
-#define RC_VERSION_MINOR 0
+#define RC_VERSION_MINOR 1
 #define RC_VERSION_PATCH 0
 
 /* The version of the library in use, "MAJOR.MINOR.PATCH" (may be newer
@@ -229,6 +232,15 @@ struct rc_error {
 /*
  * Open a target.  @path is a raw BTF file or an ELF file with a .BTF
  * section; @base_path, when set, is the base BTF @path is split over.
+ *
+ * How a target is checked: the layout of its records (kinds, lengths) when
+ * it is opened; the rest (type ids and name offsets in range, no void
+ * where a type is required, int encodings) of a raw BTF file - not of the
+ * running kernel's /sys/kernel/btf/, which the kernel checked - type by
+ * type, when a decision first reads the type: a decision that reads a
+ * malformed type is an error naming it (RC_ERROR), the others are not
+ * affected.  rc_target_check checks every type at once; an ELF file's
+ * .BTF is checked at once when opened.
  */
 struct rc_target *rc_target_open(const char *path, const char *base_path,
 				 struct rc_error *err);
@@ -237,7 +249,8 @@ struct rc_target *rc_target_open(const char *path, const char *base_path,
 int rc_target_add_module(struct rc_target *t, const char *path,
 			 struct rc_error *err);
 /* A target of raw BTF @data (@size bytes), read in place: @data must
- * outlive the target.  Checked as untrusted, named @what in messages. */
+ * outlive the target.  Checked as a raw BTF file is, named @what in
+ * messages. */
 struct rc_target *rc_target_open_mem(const void *data, size_t size, const char *what,
 				     struct rc_error *err);
 /* Wrap an already parsed BTF (not owned) as a target. */
@@ -246,6 +259,9 @@ struct rc_target *rc_target_from_btf(const struct btf *btf);
 struct rc_target *rc_target_adopt(struct btf *btf);
 /* The target's vmlinux types (relocore's view; rc_btf_libbpf for libbpf's). */
 const struct rc_btf *rc_target_types(const struct rc_target *t);
+/* Check every type of @t now (see rc_target_open): 0, or -EINVAL with
+ * @err naming the first malformed type. */
+int rc_target_check(const struct rc_target *t, struct rc_error *err);
 void rc_target_free(struct rc_target *t);
 
 /* Check a BTF's types and strings are self-consistent (ids in range,

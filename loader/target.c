@@ -154,6 +154,11 @@ static struct rc_target *target_new(struct rc_btf *vmlinux,
 		return NULL;
 	}
 	t->vmlinux = vmlinux;
+	/* BTF read raw and not trusted: each type checked when first read */
+	if (base_what && vmlinux->base && vmlinux->base->raw)
+		((struct rc_btf *)vmlinux->base)->check_lazily = true;
+	if (what && vmlinux->raw)
+		vmlinux->check_lazily = true;
 	if (vmlinux->base)
 		ret = rc_name_index_build(&t->bidx, vmlinux->base, 1, base_what, err);
 	if (!ret)
@@ -259,6 +264,7 @@ int rc_target_add_module(struct rc_target *t, const char *path,
 	m = &t->mods[t->nr_mods];
 	m->btf = btf;
 	m->name = strdup(slash ? slash + 1 : path);
+	btf->check_lazily = btf->raw && untrusted(path);
 	/* only the module's own types are candidates (validated meanwhile) */
 	ret = m->name ? rc_name_index_build(&m->idx, btf, t->vmlinux->cnt,
 					    untrusted(path), err) : -ENOMEM;
@@ -270,6 +276,18 @@ int rc_target_add_module(struct rc_target *t, const char *path,
 		return ret;
 	}
 	t->nr_mods++;
+	return 0;
+}
+
+int rc_target_check(const struct rc_target *t, struct rc_error *err)
+{
+	int i;
+
+	if (rc_btf_check_all(t->vmlinux, err))
+		return -EINVAL;
+	for (i = 0; i < t->nr_mods; i++)
+		if (rc_btf_check_all(t->mods[i].btf, err))
+			return -EINVAL;
 	return 0;
 }
 

@@ -9,7 +9,8 @@
  * .BTF and .BTF.ext.  Per input:
  *
  *   relocore: rc_object_open_mem, the target parsed with btf__new and
- *             read in place by rc_target_open_mem (checked), rc_object_relocate (candidates
+ *             read in place by rc_target_open_mem and checked whole
+ *             (rc_target_check), rc_object_relocate (candidates
  *             cached and narrowed per local type, as a tool's start does),
  *             then every decision applied with rc_core_patch to a copy of
  *             its original instruction(s);
@@ -26,7 +27,7 @@
  *
  * Skipped and counted (printed at exit, "difffuzz: ..."): inputs that are
  * not a pair; targets libbpf's btf__new cannot parse; targets and objects
- * relocore refuses as malformed (rc_target_open_mem and the object readers:
+ * relocore refuses as malformed (rc_target_open_mem + rc_target_check and the object readers:
  * relocore's documented stricter checks; the fuzzer does not judge them);
  * relocations on which libbpf itself crashes (SIGSEGV, SIGBUS, SIGFPE: it
  * divides by a bitfield's 0-byte type) or loops
@@ -600,8 +601,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	/* relocore reads the same bytes in place, as it reads a target file */
+	/* its types are checked as decisions read them; here all at once, so
+	 * that only targets relocore finds sound are compared */
 	target = rc_target_open_mem(data + 4, len, "target", &err);
-	if (!target) {
+	if (!target || rc_target_check(target, &err)) {
 		st.targ_refused++;
 		goto out;
 	}

@@ -9,7 +9,9 @@
  *   - anything else: a pair "LEN(4 bytes, little-endian) TARGET OBJECT",
  *     TARGET being LEN bytes of raw BTF, so that the target BTF is fuzzed
  *     too.  It is parsed with btf__new, checked with rc_btf_validate and
- *     wrapped with rc_target_from_btf, and read in place (rc_target_open_mem).
+ *     wrapped with rc_target_from_btf, and read in place (rc_target_open_mem:
+ *     its types checked as read; rc_target_check must agree with
+ *     rc_btf_validate, and a malformed target is relocated against too).
  *   - when LEN has its top bit set: "LEN TARGET MLEN MODULE OBJECT": the
  *     target is written to a file and opened with rc_target_open, MODULE
  *     (MLEN bytes of raw BTF split over it) added with rc_target_add_module.
@@ -434,10 +436,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(rc_btf_type_cnt(rc_target_types(t)) == btf__type_cnt(tbtf));
 			trusted_same(data, len, rc_target_types(t));
 			run(data + len, size - len, t);
+			/* checked type by type as read: all of them pass too */
+			CHECK(rc_target_check(t, &err) == 0);
 			rc_target_free(t);
 		}
 	} else {
 		CHECK(err.msg[0]);
+		/* malformed types, read in place: opened (the layout is sound)
+		 * or not, the decisions that read them are errors, none crash,
+		 * and the check of every type finds what rc_btf_validate found */
+		err.msg[0] = 0;
+		t = rc_target_open_mem(data, len, "fuzz-target.btf", &err);
+		CHECK(t || err.msg[0]);
+		if (t) {
+			run(data + len, size - len, t);
+			CHECK(rc_target_check(t, &err) != 0 && err.msg[0]);
+			rc_target_free(t);
+		}
 	}
 	btf__free(tbtf);
 	return 0;

@@ -306,11 +306,14 @@ static void test_essential_hash(void)
 }
 
 /*
- * A target read raw and not trusted (rc_target_open_mem): each rule of
- * the check, and the type an error names - the first wrong one in id
- * order, whether a common kind (checked in one word over the walk) or a
- * rare one (checked after it) is wrong.
+ * A target read raw and not trusted (rc_target_open_mem): the layout is
+ * checked when it is opened, each type when a decision first reads it
+ * (the decision is then an error naming it; one that reads only sound
+ * types is not affected), every type at once by rc_target_check - which
+ * names the first malformed type in id order, whether a common kind
+ * (checked in one word over the walk) or a rare one is wrong.
  *   [1] int  [2] ptr -> 1  [3] struct s { int a; }  [4] int (int x)  [5] func f -> 4
+ * The decision: the byte offset of s.a, from a local struct s { int a; }.
  */
 static void test_target_checks(void)
 {
@@ -324,23 +327,29 @@ static void test_target_checks(void)
 		int off2;
 		uint32_t v2;
 		int cut;		/* bytes cut off the type section's end */
-		const char *want;	/* in the message; NULL: opens */
+		const char *want;	/* in the message; NULL: sound */
+		bool decided;		/* the decision reads no malformed type */
+		const char *dwant;	/* else its error names the first it read */
 	} rows[] = {
-		{ "valid", -1, 0, -1, 0, 0, NULL },
-		{ "member-type-out-of-range", MEM_TYPE, 999, -1, 0, 0, "type [3]: refers to type id 999, out of range" },
-		{ "member-name-outside-strings", MEM_NAME, 1u << 30, -1, 0, 0, "type [3]: name offset" },
-		{ "member-void", MEM_TYPE, 0, -1, 0, 0, "type [3]: refers to void" },
-		{ "func-void", FUNC_TYPE, 0, -1, 0, 0, "type [5]: refers to void" },
-		{ "ptr-out-of-range", PTR_TYPE, 6, -1, 0, 0, "type [2]: refers to type id 6" },
-		{ "param-out-of-range", PARAM_TYPE, 77, -1, 0, 0, "type [4]: refers to type id 77" },
-		{ "int-bits", INT_ENC, 200, -1, 0, 0, "type [1]: int of 200 bits" },
+		{ "valid", -1, 0, -1, 0, 0, NULL, true },
+		{ "member-type-out-of-range", MEM_TYPE, 999, -1, 0, 0, "type [3]: refers to type id 999, out of range", false },
+		{ "member-name-outside-strings", MEM_NAME, 1u << 30, -1, 0, 0, "type [3]: name offset", false },
+		{ "member-void", MEM_TYPE, 0, -1, 0, 0, "type [3]: refers to void", false },
+		{ "func-void", FUNC_TYPE, 0, -1, 0, 0, "type [5]: refers to void", true },
+		{ "ptr-out-of-range", PTR_TYPE, 6, -1, 0, 0, "type [2]: refers to type id 6", true },
+		{ "param-out-of-range", PARAM_TYPE, 77, -1, 0, 0, "type [4]: refers to type id 77", true },
+		{ "int-bits", INT_ENC, 200, -1, 0, 0, "type [1]: int of 200 bits", false },
 		/* two wrong: the first in id order is named */
-		{ "first-of-rare-and-common", INT_ENC, 200, MEM_TYPE, 999, 0, "type [1]: int of 200 bits" },
-		{ "first-of-common-and-rare", FUNC_TYPE, 0, INT_ENC, 200, 0, "type [1]: int of 200 bits" },
-		{ "first-of-two-common", PTR_TYPE, 9, MEM_TYPE, 999, 0, "type [2]: refers to type id 9" },
-		{ "truncated", -1, 0, -1, 0, 4, "type [5]: record truncated" },
+		{ "first-of-rare-and-common", INT_ENC, 200, MEM_TYPE, 999, 0, "type [1]: int of 200 bits", false,
+		  "type [3]: refers to type id 999" },
+		{ "first-of-common-and-rare", FUNC_TYPE, 0, INT_ENC, 200, 0, "type [1]: int of 200 bits", false },
+		{ "first-of-two-common", PTR_TYPE, 9, PARAM_TYPE, 999, 0, "type [2]: refers to type id 9", true },
+		/* the layout: refused when opened */
+		{ "truncated", -1, 0, -1, 0, 4, "type [5]: record truncated", false },
 	};
-	struct btf *b = btf__new_empty();
+	struct btf *b = btf__new_empty(), *lb = btf__new_empty();
+	struct rc_relo relo = { 0, 0, 0, RC_FIELD_BYTE_OFFSET };
+	struct rc_btf *local = NULL;
 	const unsigned char *raw;
 	uint32_t sz, i, hdr;
 	int s, fp;
@@ -354,16 +363,21 @@ static void test_target_checks(void)
 	btf__add_func(b, "f", BTF_FUNC_GLOBAL, fp);
 	raw = btf__raw_data(b, &sz);
 	hdr = raw ? ((const struct btf_header *)raw)->hdr_len : 0;
-	if (!raw || s != 3 || ((const struct btf_header *)raw)->type_len != END) {
+	btf__add_int(lb, "int", 4, BTF_INT_SIGNED);
+	relo.type_id = btf__add_struct(lb, "s", 4);
+	btf__add_field(lb, "a", 1, 0, 0);
+	relo.access_str_off = btf__add_str(lb, "0:0");
+	local = rc_btf_wrap(lb);
+	if (!raw || s != 3 || ((const struct btf_header *)raw)->type_len != END || !local) {
 		fail_row("target-checks/setup", "unexpected BTF layout");
-		btf__free(b);
-		return;
+		goto out;
 	}
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		char row[80];
 		unsigned char *d = malloc(sz);
 		struct btf_header *h = (struct btf_header *)d;
 		struct rc_error err = { "" };
+		struct rc_decision dec;
 		struct rc_target *t;
 
 		snprintf(row, sizeof(row), "target-checks/%s", rows[i].row);
@@ -374,17 +388,41 @@ static void test_target_checks(void)
 			memcpy(d + hdr + rows[i].off2, &rows[i].v2, 4);
 		h->type_len -= rows[i].cut;
 		t = rc_target_open_mem(d, sz, "t.btf", &err);
-		if (!rows[i].want && !t)
-			fail_row(row, "refused: %s", err.msg);
-		else if (rows[i].want && t)
-			fail_row(row, "opened; wanted \"%s\"", rows[i].want);
-		else if (rows[i].want && !strstr(err.msg, rows[i].want))
-			fail_row(row, "\"%s\"; wanted \"%s\"", err.msg, rows[i].want);
-		else
+		if (rows[i].cut) {	/* the layout */
+			if (t)
+				fail_row(row, "opened; wanted \"%s\"", rows[i].want);
+			else if (!strstr(err.msg, rows[i].want))
+				fail_row(row, "\"%s\"; wanted \"%s\"", err.msg, rows[i].want);
+			else
+				pass_row(row);
+			free(d);
+			continue;
+		}
+		if (!t) {
+			fail_row(row, "refused when opened: %s", err.msg);
+		} else if (rc_core_decide(local, t, &relo, &dec)) {
+			fail_row(row, "decide failed");
+		} else if (rows[i].decided && (dec.outcome != RC_OK || dec.new_val != 0)) {
+			fail_row(row, "decision %d (%s), wanted s.a at 0", dec.outcome, dec.reason);
+		} else if (!rows[i].decided && (dec.outcome != RC_ERROR ||
+						!strstr(dec.reason, rows[i].dwant ?: rows[i].want))) {
+			fail_row(row, "decision %d \"%s\"; wanted an error \"%s\"", dec.outcome,
+				 dec.reason, rows[i].dwant ?: rows[i].want);
+		} else if (!rows[i].want && rc_target_check(t, &err)) {
+			fail_row(row, "rc_target_check: %s", err.msg);
+		} else if (rows[i].want && !rc_target_check(t, &err)) {
+			fail_row(row, "rc_target_check passed; wanted \"%s\"", rows[i].want);
+		} else if (rows[i].want && !strstr(err.msg, rows[i].want)) {
+			fail_row(row, "rc_target_check: \"%s\"; wanted \"%s\"", err.msg, rows[i].want);
+		} else {
 			pass_row(row);
+		}
 		rc_target_free(t);
 		free(d);
 	}
+out:
+	rc_btf_free(local);
+	btf__free(lb);
 	btf__free(b);
 }
 
