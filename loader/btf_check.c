@@ -23,6 +23,13 @@ struct checker {
 	uint32_t id;
 };
 
+/* The checker of @b's own types, naming @what in @err. */
+static struct checker checker_of(const struct rc_btf *b, const char *what,
+				 struct rc_error *err, uint32_t id)
+{
+	return (struct checker){ b, b->cnt, b->start_str + b->str_len, what, err, id };
+}
+
 static int bad(struct checker *c, const char *fmt, uint32_t v)
 {
 	char tmp[200];
@@ -479,7 +486,7 @@ int rc_btf_validate(const struct btf *btf, const char *what,
 int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
 		uint32_t kinds, bool named, rc_type_fn fn, void *ctx)
 {
-	struct checker c = { b, b->cnt, b->start_str + b->str_len, what, err, 0 };
+	struct checker c = checker_of(b, what, err, 0);
 	int ret;
 
 	if (!b->offs)	/* the first walk of a view read raw indexes it */
@@ -505,7 +512,7 @@ const struct btf_type *rc_type_check(const struct rc_btf *b, uint32_t id)
 
 	if (st == RC_UNCHECKED) {
 		struct rc_error e;	/* the reason is told by rc_lazy_end */
-		struct checker c = { b, b->cnt, b->start_str + b->str_len, "", &e, id };
+		struct checker c = checker_of(b, "", &e, id);
 
 		st = check_type(&c, t) ? RC_MALFORMED : RC_CHECKED;
 		__atomic_store_n(&b->lazy[i], st, __ATOMIC_RELAXED);
@@ -534,8 +541,7 @@ int rc_lazy_end(struct rc_lazy outer, char *msg, size_t sz)
 	lazy_bad = outer.btf ? outer : bad;	/* the outer window sees it too */
 	if (!bad.btf)
 		return 0;
-	c = (struct checker){ bad.btf, bad.btf->cnt, bad.btf->start_str + bad.btf->str_len,
-			      bad.btf->what ? bad.btf->what : "BTF", &e, bad.id };
+	c = checker_of(bad.btf, bad.btf->what ? bad.btf->what : "BTF", &e, bad.id);
 	check_type(&c, (const void *)(bad.btf->types + bad.btf->offs[bad.id - bad.btf->start_id]));
 	rc_fmt(msg, sz, "%s", e.msg[0] ? e.msg : "malformed BTF");
 	return -EINVAL;
@@ -543,7 +549,7 @@ int rc_lazy_end(struct rc_lazy outer, char *msg, size_t sz)
 
 int rc_btf_check_all(const struct rc_btf *b, struct rc_error *err)
 {
-	struct checker c = { b, b->cnt, b->start_str + b->str_len, b->what, err, 0 };
+	struct checker c = checker_of(b, b->what, err, 0);
 	uint32_t i;
 	int ret;
 

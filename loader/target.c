@@ -154,9 +154,8 @@ static struct rc_target *target_new(struct rc_btf *vmlinux,
 		return NULL;
 	}
 	t->vmlinux = vmlinux;
-	/* BTF read raw and not trusted: each type checked when first read */
-	if (base_what && vmlinux->base && vmlinux->base->raw)
-		((struct rc_btf *)vmlinux->base)->check_lazily = true;
+	/* BTF read raw and not trusted: each type checked when first read (a
+	 * base was indexed before its split view was made: checked whole) */
 	if (what && vmlinux->raw)
 		vmlinux->check_lazily = true;
 	if (vmlinux->base)
