@@ -23,18 +23,26 @@
  *         relocore's process sets its heap up as the relocore command
  *         does (cli/heap.c);
  *         read: the physical reference, reading TARGET.btf (page cache)
+ *
+ * Built by bench/run.sh with test/crosscheck/libbpf_oracle.c and
+ * cli/heap.c beside it, over build/lib/librelocore.a.
  */
-#define main oracle_main
-#include "../test/crosscheck/libbpf_oracle.c"
-#undef main
-
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "heap.h"		/* cli/heap.c */
+#include "libbpf_oracle.h"	/* test/crosscheck/libbpf_oracle.c */
 #include "relocore.h"
-#include "../cli/heap.c"
 
 static double now(void)
 {

@@ -13,7 +13,8 @@ mkdir -p "$out"
 echo "bench: building examples and core_bench"
 bash examples/build.sh "$out/examples" >/dev/null
 objs=("$out"/examples/*.bpf.o)
-cc -O2 -g -Wall -Iloader -Icli -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
+cc -O2 -g -Wall -Iloader -Icli -Itest/crosscheck -o "$out/core_bench" bench/core_bench.c \
+	test/crosscheck/libbpf_oracle.c cli/heap.c build/lib/librelocore.a \
 	/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz
 btf=$(vm/kernel-btf.sh cloud-6.12)
 echo "bench: target $(basename "$(dirname "$btf")") ($(stat -c %s "$btf") bytes), ${#objs[@]} objects"

@@ -26,7 +26,7 @@
 #include <lzma.h>
 
 #include "btfgen.h"
-#include "../loader/internal.h"
+#include "relocore_private.h"
 
 #define AR_MAGIC "RCBTFAR1"
 #define AR_HDR 24

@@ -56,7 +56,8 @@ struct btf *bg_subset_emit(const struct bg_subset *s, const uint32_t *order,
 struct btf *bg_minimize(const struct rc_target *full, const char *const *objs,
 			int nr_objs, struct rc_error *err);
 
-/* Archives: "RCBTFAR1", then a zlib stream of one deduplicated BTF. */
+/* Archives: "RCBTFAR1", u32 version (1), u32 flags (0), u64 raw size,
+ * then an xz stream of one deduplicated raw BTF (archive.c). */
 struct bg_archive;
 
 struct bg_archive *bg_archive_open(const char *path, struct rc_error *err);

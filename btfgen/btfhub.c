@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "btfgen.h"
-#include "../loader/internal.h"
+#include "relocore_private.h"
 
 #define MAX_COMPRESSED (256u << 20)	/* a BTFHub file is a few MiB */
 #define MAX_TAR (1024u << 20)		/* what it may unpack to */

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "btfgen.h"
-#include "../loader/internal.h"
+#include "relocore_private.h"
 
 static int mark(struct bg_subset *s, uint32_t id, int how, int depth);
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "btfgen.h"
-#include "../loader/internal.h"
+#include "relocore_private.h"
 
 int bg_subset_init(struct bg_subset *s, const struct rc_btf *src)
 {

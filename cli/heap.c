@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "heap.h"
 
 /*
  * Every command maps or reads a whole kernel BTF (4-6 MB) and hands it to

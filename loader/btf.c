@@ -162,8 +162,8 @@ static void set_err(struct rc_error *err, const char *what, const char *why)
 /*
  * A view of raw BTF @data (@size bytes: header, types, strings) over
  * @base, read in place: @data must outlive it.  -EAGAIN when the data is
- * in the other byte order (libbpf converts that: rc_btf_open falls back
- * to it).
+ * in the other byte order (libbpf converts that: rc_btf_from_raw falls
+ * back to it).
  */
 static int view_raw(struct rc_btf *b, const void *data, size_t size,
 		    const struct rc_btf *base, const char *what, struct rc_error *err)

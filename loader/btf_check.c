@@ -1,11 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * btf_check.c - reject BTF that libbpf parses but the engine must not
- * trust: type ids out of range, names outside the string section, cycles
- * of modifiers, absurd member counts.  libbpf 1.1 checks the layout of
- * the type section (sizes of records) but not the references in them.
- * A cycle of modifiers or typedefs is not rejected here: every walk
- * through such chains is bounded and reports it as an error.
+ * btf_check.c - the walks over a view's type records, and the checks of
+ * BTF the engine must not trust as it is.
+ *
+ * The first walk of a view read raw (build) indexes it: each record's
+ * offset, in bounds and of a known kind (a member count that runs a
+ * record past the type section is rejected there).  A BTF not trusted is
+ * also checked: type ids in range, no void where a type is required,
+ * names inside the string section, ints that fit their size, enums of
+ * 1, 2, 4 or 8 bytes.  Every type at once (rc_btf_walk with a name,
+ * rc_btf_validate, rc_btf_check_all), or, for a target read from a file,
+ * each type when rc_type first reads it (rc_type_check; rc_lazy_begin
+ * and rc_lazy_end tell a decision or a btfgen run that it read a
+ * malformed one).  libbpf 1.1's btf__new checks the layout but not the
+ * references.
+ *
+ * Cycles of modifiers or typedefs are not looked for: every walk through
+ * such chains (rc_skip_mods_typedefs, rc_btf_resolve_size) is bounded,
+ * and one too long fails it as malformed BTF.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -95,24 +107,18 @@ static int check_type(struct checker *c, const struct btf_type *t)
 			err = check_name(c, m[i].name_off) ?: check_ref(c, m[i].type, false);
 		return err;
 	}
-	case BTF_KIND_ENUM: {
-		const struct btf_enum *e = btf_enum(t);
-
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
 		if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8)
-			return bad(c, "enum of size %u", t->size);
-		for (i = 0; i < vlen && !err; i++)
-			err = check_name(c, e[i].name_off);
+			return bad(c, btf_is_enum64(t) ? "enum64 of size %u" : "enum of size %u",
+				   t->size);
+		if (btf_is_enum64(t))
+			for (i = 0; i < vlen && !err; i++)
+				err = check_name(c, btf_enum64(t)[i].name_off);
+		else
+			for (i = 0; i < vlen && !err; i++)
+				err = check_name(c, btf_enum(t)[i].name_off);
 		return err;
-	}
-	case BTF_KIND_ENUM64: {
-		const struct btf_enum64 *e = btf_enum64(t);
-
-		if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8)
-			return bad(c, "enum64 of size %u", t->size);
-		for (i = 0; i < vlen && !err; i++)
-			err = check_name(c, e[i].name_off);
-		return err;
-	}
 	case BTF_KIND_FUNC_PROTO: {
 		const struct btf_param *p = btf_params(t);
 
@@ -412,8 +418,8 @@ static int build(struct checker *c0, struct rc_btf *b, uint32_t kinds, bool name
 }
 
 /*
- * The one walk over @b's own type records (indexed when the view was
- * made: in bounds, of known kinds): each checked when @check, @fn called
+ * The one walk over @b's own type records (indexed by the first walk,
+ * build: in bounds, of known kinds): each checked when @check, @fn called
  * for those whose kind is in @kinds (a bit per BTF_KIND_*) and, with
  * @named, that have a name.  Inlined twice, with and without the checks.
  */

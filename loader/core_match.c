@@ -391,17 +391,6 @@ static int match_member(const struct rc_btf *lbtf, const struct rc_access *lacc,
 	return 0;
 }
 
-static bool targ_flex_arr(const struct rc_btf *btf, const struct rc_access *prev,
-			  const struct btf_array *a)
-{
-	const struct btf_type *t;
-
-	if (!prev->name || a->nelems > 0)
-		return false;
-	t = rc_type(btf, prev->type_id);
-	return t && prev->idx == (uint32_t)btf_vlen(t) - 1;
-}
-
 static int match_enumval(const struct rc_spec *local, const struct rc_btf *tbtf,
 			 uint32_t tid, struct rc_spec *targ)
 {
@@ -473,7 +462,7 @@ int rc_spec_match(const struct rc_spec *local, const struct rc_btf *tbtf,
 			if (!btf_is_array(tt))
 				return 0;
 			a = btf_array(tt);
-			if (!targ_flex_arr(tbtf, &targ->steps[targ->len - 1], a) &&
+			if (!rc_is_flex_arr(tbtf, &targ->steps[targ->len - 1], a) &&
 			    lacc->idx >= a->nelems)
 				return 0;
 			if (!rc_skip_mods_typedefs(tbtf, a->type, &tid))

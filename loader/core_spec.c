@@ -188,9 +188,9 @@ bool rc_names_match(const struct rc_btf *lbtf, uint32_t loff,
 	return ll == tl && strncmp(l, t, ll) == 0;
 }
 
-/* Is the array stepped into after @prev a flexible array member? */
-static bool is_flex_arr(const struct rc_btf *btf, const struct rc_access *prev,
-			const struct btf_array *arr)
+/* A flexible array member?  (internal.h: the matcher asks too.) */
+bool rc_is_flex_arr(const struct rc_btf *btf, const struct rc_access *prev,
+		    const struct btf_array *arr)
 {
 	const struct btf_type *t;
 
@@ -348,7 +348,7 @@ int rc_core_parse_spec(const struct rc_btf *btf, const struct rc_relo *relo,
 				       a->type);
 				return -EINVAL;
 			}
-			if (!is_flex_arr(btf, acc - 1, a) && idx >= a->nelems) {
+			if (!rc_is_flex_arr(btf, acc - 1, a) && idx >= a->nelems) {
 				rc_fmt(err, errsz, "array index %u out of bounds [%u]", idx,
 				       a->nelems);
 				return -EINVAL;

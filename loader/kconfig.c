@@ -19,7 +19,9 @@
  *   - .BTF: DATASEC ".kconfig" renamed ".rodata.kconfig" with its size and
  *     offsets; its VARs' linkage extern -> global.  Type ids are unchanged
  *     (one string is appended), so .BTF.ext stays valid.
- * Values follow libbpf's rules (see rc_kconfig_bake() in relocore.h).
+ * Values follow libbpf's rules (see rc_object_bake_kconfig() in
+ * relocore.h).  rc_kconfig_read reads a config file, gzip-compressed
+ * (/proc/config.gz) or not.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -21,9 +21,10 @@ fail() { echo "FAIL: btfgen/$*"; fails=$((fails + 1)); }
 bash examples/build.sh "$out/ex" >/dev/null || { fail "build examples"; exit 1; }
 objs=("$out"/ex/*.bpf.o)
 oracle=build/crosscheck/libbpf_oracle
-if [ ! -x "$oracle" ] || [ test/crosscheck/libbpf_oracle.c -nt "$oracle" ]; then
+if [ ! -x "$oracle" ] || [ -n "$(find test/crosscheck/libbpf_oracle*.[ch] test/crosscheck/libbpf_core.h \
+		-newer "$oracle" -print -quit)" ]; then
 	mkdir -p build/crosscheck
-	cc -O2 -g -o "$oracle" test/crosscheck/libbpf_oracle.c \
+	cc -O2 -g -o "$oracle" test/crosscheck/libbpf_oracle.c test/crosscheck/libbpf_oracle_main.c \
 		/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz || fail "cannot build the libbpf oracle"
 fi
 

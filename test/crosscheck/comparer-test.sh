@@ -14,8 +14,9 @@ work="$RC_BUILD/crosscheck"
 oracle="$work/libbpf_oracle"
 t="$work/comparer-test"
 mkdir -p "$t"
-if [ ! -x "$oracle" ] || [ "$here/libbpf_oracle.c" -nt "$oracle" ]; then
-	${CC:-cc} -O2 -g -Wall -Wextra -o "$oracle" "$here/libbpf_oracle.c" \
+if [ ! -x "$oracle" ] || [ -n "$(find "$here"/libbpf_oracle*.[ch] "$here/libbpf_core.h" \
+		-newer "$oracle" -print -quit)" ]; then
+	${CC:-cc} -O2 -g -Wall -Wextra -o "$oracle" "$here/libbpf_oracle.c" "$here/libbpf_oracle_main.c" \
 		/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz || exit 1
 fi
 btf=$("$RC_ROOT/vm/kernel-btf.sh" cloud-6.1) || exit 1

@@ -10,7 +10,8 @@
 # BTF-less one through its pahole BTF; from vm/kernel-btf.sh), two kernels
 # at a time:
 #   relocore:  build/bin/relocore explain OBJ --btf BTF --json
-#   libbpf:    build/crosscheck/libbpf_oracle (libbpf_oracle.c), which calls
+#   libbpf:    build/crosscheck/libbpf_oracle (libbpf_oracle.c, and its
+#              command libbpf_oracle_main.c), which calls
 #              libbpf 1.1's own bpf_core_calc_relo_insn()/bpf_core_patch_insn()
 #              from Debian's static libbpf.a; see the comment at its top for
 #              why this was preferred over parsing `bpftool -d` output.
@@ -61,9 +62,10 @@ mkdir -p "$work"
 log() { echo "crosscheck: $*" >&2; }
 
 # --- the oracle -----------------------------------------------------------
-if [ ! -x "$oracle" ] || [ "$here/libbpf_oracle.c" -nt "$oracle" ] || [ "$here/libbpf_core.h" -nt "$oracle" ]; then
+if [ ! -x "$oracle" ] || [ -n "$(find "$here"/libbpf_oracle*.[ch] "$here/libbpf_core.h" \
+		-newer "$oracle" -print -quit)" ]; then
 	log "building $oracle"
-	${CC:-cc} -O2 -g -Wall -Wextra -o "$oracle" "$here/libbpf_oracle.c" \
+	${CC:-cc} -O2 -g -Wall -Wextra -o "$oracle" "$here/libbpf_oracle.c" "$here/libbpf_oracle_main.c" \
 		/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz || { echo "FAIL: crosscheck: cannot build libbpf_oracle"; exit 1; }
 fi
 

@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "relocore.h"
-#include "internal.h"	/* the trusted reader: rc_btf_from_raw + rc_btf_walk */
+#include "relocore_private.h"	/* the trusted reader: rc_btf_from_raw + rc_btf_walk */
 
 #ifndef RC_FUZZ_TARGET_DEFAULT
 #define RC_FUZZ_TARGET_DEFAULT "build/fuzz/target.o"

@@ -16,12 +16,7 @@
 #include <string.h>
 
 #include "relocore.h"
-
-/* internal (loader/internal.h): the one-pass essential-name hash */
-uint32_t rc_name_hash(const char *name, size_t len);
-uint32_t rc_essential_name_hash(const char *name, size_t *len);
-uint32_t rc_name_key(const char *name, size_t avail);
-uint32_t rc_name_key_len(const char *name, size_t len);
+#include "relocore_private.h"	/* the essential-name hashes and keys */
 
 static int passed, failed;
 

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * relocore_private.h - librelocore's private interface: the internals
+ * that components built over the library use, and nothing else.
+ *
+ * NOT part of the ABI.  Not installed; librelocore.so does not export
+ * these functions (loader/librelocore.map: relocore.h's, no more), so a
+ * user links the static library (librelocore.a) or the loader's sources.
+ * Any commit may change what is here.
+ *
+ * Who may include it:
+ *   btfgen/ (its .c files)   types and names read as the engine reads
+ *                            them, record sizes, the checked walk, spec
+ *                            matching (rc_spec_match, rc_skip_mods_typedefs,
+ *                            rc_kind_*_based), the window of lazily checked
+ *                            reads (bg_minimize), rc_fmt;
+ *   test/unit/engine_test.c  the essential-name hashes and keys;
+ *   test/fuzz/fuzz_object.c  the reader of trusted BTF (rc_btf_from_raw,
+ *                            rc_btf_walk).
+ * Nothing else: cli/ and bench/ use relocore.h (and btfgen.h).  Within
+ * loader/, internal.h includes it, so each declaration is written once.
+ *
+ * struct rc_btf is defined here, not left opaque: rc_type and rc_name
+ * are static inline (every read of a type or a name, the engine's hot
+ * path) and btfgen reads types through them - with their meaning: a
+ * malformed type of a lazily checked BTF reads as void and is told by
+ * rc_lazy_end, where the public rc_btf_type_by_id says NULL.  The inlines
+ * read the struct's fields and use rc_type_raw, rc_owner, rc_type_check,
+ * rc_void_type and the RC_CHECKED states, so those are here too.  The fields are the loader's
+ * all the same: outside loader/, read types and names through the
+ * functions of this header, never the fields.
+ */
+#ifndef RELOCORE_PRIVATE_H
+#define RELOCORE_PRIVATE_H
+
+#include <bpf/btf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "relocore.h"
+
+/*
+ * A BTF read in place (btf.c): own types [start_id, cnt), own strings
+ * [start_str, start_str + str_len); below them, the base's.
+ */
+struct rc_btf {
+	const struct rc_btf *base;
+	uint32_t start_id, cnt;
+	uint32_t start_str, str_len;
+	const char *strs;		/* own string section */
+	const unsigned char *types;	/* own type section */
+	uint32_t types_len;
+	uint32_t *offs;			/* offs[id - start_id]: record offset */
+	int ptr_sz;			/* 0 until needed, -1: unknown */
+	const void *raw;		/* header and sections, when read raw */
+	size_t raw_len;
+	const struct btf *lib;		/* libbpf's BTF of the same types */
+	struct btf *lib_own;		/* ... freed with the view */
+	struct rc_btf *own_base;	/* a base view freed with it */
+	void *map;			/* the file, mapped */
+	size_t map_len;
+	void *copy;			/* or copied */
+	/* Checked lazily (a target read from a file): a type is checked when
+	 * rc_type first returns it.  lazy[id - start_id]: RC_UNCHECKED,
+	 * RC_CHECKED or RC_MALFORMED (bytes: threads may check one type at
+	 * once, and find the same); NULL when all were checked up front. */
+	bool check_lazily;		/* set before the first walk */
+	bool checked_all;		/* since: every type was */
+	unsigned char *lazy;
+	char *what;			/* its name, for messages */
+};
+
+enum { RC_UNCHECKED, RC_CHECKED, RC_MALFORMED };
+
+extern const struct btf_type rc_void_type;
+
+const struct btf_type *rc_type_check(const struct rc_btf *b, uint32_t id);
+
+/* The view whose own types hold @id (@b or a base of it). */
+static inline const struct rc_btf *rc_owner(const struct rc_btf *b, uint32_t id)
+{
+	while (id < b->start_id)
+		b = b->base;
+	return b;
+}
+
+/*
+ * The record of @id as it lies, not checked (void for 0, NULL when out of
+ * range): for scans that read only its kind and name offset (rc_name
+ * bounds it).
+ */
+static inline const struct btf_type *rc_type_raw(const struct rc_btf *b, uint32_t id)
+{
+	if (!id)
+		return &rc_void_type;
+	b = rc_owner(b, id);
+	if (id >= b->cnt)
+		return NULL;
+	return (const void *)(b->types + b->offs[id - b->start_id]);
+}
+
+/*
+ * Type by id (void for 0), NULL when out of range.  Of a BTF checked
+ * lazily, the type is checked the first time; a malformed one reads as
+ * void and is remembered for the thread's rc_lazy_end.
+ */
+static inline const struct btf_type *rc_type(const struct rc_btf *b, uint32_t id)
+{
+	const struct btf_type *t = rc_type_raw(b, id);
+
+	if (id && t) {
+		b = rc_owner(b, id);
+		if (b->lazy && __atomic_load_n(&b->lazy[id - b->start_id], __ATOMIC_RELAXED) !=
+			       RC_CHECKED)
+			return rc_type_check(b, id);
+	}
+	return t;
+}
+
+/*
+ * A window in which types of lazily checked BTFs are read (one decision,
+ * one btfgen run): rc_lazy_begin opens it, rc_lazy_end closes it and says
+ * whether a malformed type was read in it (-EINVAL, the message in @msg,
+ * naming the BTF and the type); windows nest.
+ */
+struct rc_lazy {
+	const struct rc_btf *btf;
+	uint32_t id;
+};
+struct rc_lazy rc_lazy_begin(void);
+int rc_lazy_end(struct rc_lazy outer, char *msg, size_t sz);
+
+/* String at @off: a name, "" when empty, NULL when outside the strings. */
+static inline const char *rc_name(const struct rc_btf *b, uint32_t off)
+{
+	while (off < b->start_str)
+		b = b->base;
+	off -= b->start_str;
+	return off < b->str_len ? b->strs + off : NULL;
+}
+
+/* Record size of a type: 12 + extra[kind] + vlen * per[kind]; 0 for a
+ * kind libbpf 1.1 does not know (it knows 1 to 19). */
+static inline size_t rc_btf_rec_size(const struct btf_type *t)
+{
+	static const uint8_t extra[32] = {
+		[0] = 255, [BTF_KIND_INT] = 4, [BTF_KIND_ARRAY] = sizeof(struct btf_array),
+		[BTF_KIND_VAR] = sizeof(struct btf_var),
+		[BTF_KIND_DECL_TAG] = sizeof(struct btf_decl_tag),
+		[BTF_KIND_ENUM64 + 1 ... 31] = 255,
+	};
+	static const uint8_t per[32] = {
+		[BTF_KIND_STRUCT] = sizeof(struct btf_member),
+		[BTF_KIND_UNION] = sizeof(struct btf_member),
+		[BTF_KIND_ENUM] = sizeof(struct btf_enum),
+		[BTF_KIND_ENUM64] = sizeof(struct btf_enum64),
+		[BTF_KIND_FUNC_PROTO] = sizeof(struct btf_param),
+		[BTF_KIND_DATASEC] = sizeof(struct btf_var_secinfo),
+	};
+	uint32_t k = btf_kind(t);
+
+	return extra[k] == 255 ? 0 : sizeof(*t) + extra[k] + (size_t)btf_vlen(t) * per[k];
+}
+
+/*
+ * A view of raw BTF @data over @base, read in place (@data must outlive
+ * it).  Its header and string section are checked here; its type records
+ * are neither indexed nor checked until its first rc_btf_walk, which
+ * indexes them (and, given @what, checks each; or, with check_lazily set
+ * before it, has rc_type check each when first read).  An unindexed
+ * @base is indexed first, as trusted.  Data of the other byte order is
+ * converted by libbpf (btf__new), and that view is indexed at once.  NULL
+ * with @err naming @what.
+ */
+struct rc_btf *rc_btf_from_raw(const void *data, size_t size, const struct rc_btf *base,
+			       const char *what, struct rc_error *err);
+
+/* Skip const/volatile/restrict/type_tag and typedefs; NULL on bad id. */
+const struct btf_type *rc_skip_mods_typedefs(const struct rc_btf *btf,
+					     uint32_t id, uint32_t *res_id);
+
+bool rc_kind_field_based(enum rc_relo_kind k);
+bool rc_kind_enumval_based(enum rc_relo_kind k);
+
+uint32_t rc_name_hash(const char *name, size_t len);
+/* The candidate index's key: the first 8 bytes of an essential name,
+ * zero-padded, hashed (rc_key_hash; flavors share it: "task_struct___v1"
+ * and "task_struct"; so do names alike in their first 8 bytes - the index
+ * compares names).  rc_name_key of a NUL-terminated name, @avail bytes
+ * readable from it; rc_name_key_len of an essential name of @len bytes. */
+uint32_t rc_name_key(const char *name, size_t avail);
+uint32_t rc_name_key_len(const char *name, size_t len);
+/* rc_name_hash of @name's essential name, in one pass; its length in *@len. */
+uint32_t rc_essential_name_hash(const char *name, size_t *len);
+
+/* Match a parsed local spec against target type @tid: 1, 0 or -errno. */
+int rc_spec_match(const struct rc_spec *local, const struct rc_btf *tbtf,
+		  uint32_t tid, struct rc_spec *targ);
+
+/*
+ * A walk over @b's own type records, in id order: @fn called for those
+ * whose kind is in @kinds (a bit per BTF_KIND_*) and, with @named, that
+ * have a name; its first non-zero return stops the walk.  With @what each
+ * type is checked (-EINVAL with @err naming @what, type and field).  The
+ * first walk of a view read raw indexes it.  Returns 0, -ENOMEM, or
+ * -EINVAL for a malformed record or @fn's non-zero return - @fn's return
+ * itself from a later walk without @what.
+ */
+typedef int (*rc_type_fn)(void *ctx, uint32_t id, const struct btf_type *t);
+int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
+		uint32_t kinds, bool named, rc_type_fn fn, void *ctx);
+
+/* snprintf into a fixed buffer, never overflowing. */
+void rc_fmt(char *buf, size_t sz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
