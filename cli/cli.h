@@ -7,17 +7,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "heap.h"
+#include "progtype.h"
+#include "relocore.h"
+
 struct btf;
 
-/* At the start of main: the heap grows in one step, in huge pages where
- * the kernel gives them (heap.c says why). */
-void cli_heap_in_huge_pages(void);
 /* Print @s as a JSON string. */
 void cli_json_str(FILE *f, const char *s);
 /* Print the value at @data (@size bytes) of BTF type @id as JSON. */
 void cli_json_value(FILE *f, const struct btf *btf, uint32_t id,
 		    const void *data, size_t size);
-#include "relocore.h"
 
 #ifndef RC_DEFAULT_ARCHIVE
 #define RC_DEFAULT_ARCHIVE "/usr/lib/relocore/btf.rcba"
@@ -126,11 +126,6 @@ enum { LOPT_NO_AUTOLOAD = 0x200, LOPT_ATTACH_TARGET, LOPT_SET, LOPT_MAP_SIZE,
 "                   instructions, cache-misses, cache-references, ...;\n" \
 "                   default 99hz for the clocks, a period of 100 else)\n"
 
-/* How a program's section attaches. */
-enum attach_kind { AK_OTHER, AK_FENTRY, AK_FEXIT, AK_BTF, AK_TP_BTF, AK_KPROBE,
-		   AK_KRETPROBE, AK_UPROBE, AK_URETPROBE, AK_TRACEPOINT, AK_RAW_TP,
-		   AK_PERF_EVENT, AK_USDT };
-
 struct bpf_object;
 struct bpf_program;
 struct bpf_link;
@@ -138,7 +133,6 @@ struct perf_event_attr;
 
 /* Consume load option @c: 1 if it was one, 0 if not, -1 on error. */
 int load_opt(struct load_opts *l, int c, const char *arg);
-enum attach_kind load_attach_kind(const char *sec);
 /* --attach-target's FUNC for @p, or NULL */
 const char *load_attach_target(const struct load_opts *l, struct bpf_program *p);
 /* Every option names a program/map of @obj of the right kind (messages

@@ -251,39 +251,6 @@ static struct bpf_program *find_prog(struct bpf_object *obj, const char *opt,
 	return p;
 }
 
-static bool sec_is(const char *sec, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return !strncmp(sec, prefix, n) && (sec[n] == 0 || sec[n] == '/');
-}
-
-/* The kind of attachment a program's section asks for. */
-enum attach_kind load_attach_kind(const char *sec)
-{
-	static const struct {
-		const char *prefix;
-		enum attach_kind k;
-	} t[] = {
-		{ "fentry", AK_FENTRY }, { "fexit", AK_FEXIT }, { "fmod_ret", AK_BTF },
-		{ "fentry.s", AK_FENTRY }, { "fexit.s", AK_FEXIT }, { "lsm", AK_BTF },
-		{ "lsm.s", AK_BTF }, { "iter", AK_BTF }, { "iter.s", AK_BTF },
-		{ "tp_btf", AK_TP_BTF },
-		{ "kprobe", AK_KPROBE }, { "kretprobe", AK_KRETPROBE },
-		{ "uprobe", AK_UPROBE }, { "uretprobe", AK_URETPROBE },
-		{ "uprobe.s", AK_UPROBE }, { "uretprobe.s", AK_URETPROBE },
-		{ "tracepoint", AK_TRACEPOINT }, { "tp", AK_TRACEPOINT },
-		{ "raw_tracepoint", AK_RAW_TP }, { "raw_tp", AK_RAW_TP },
-		{ "perf_event", AK_PERF_EVENT }, { "usdt", AK_USDT },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (sec_is(sec, t[i].prefix))
-			return t[i].k;
-	return AK_OTHER;
-}
-
 /* The name after the section's first '/', or "" */
 static const char *sec_target(const char *sec)
 {
@@ -315,7 +282,7 @@ static bool in_list(const char *const *arr, int nr, const char *name)
 }
 
 static const char *prog_target(const struct load_opts *l, struct bpf_program *p);
-static bool kernel_has_attach(enum attach_kind k, const char *target);
+static bool kernel_has_attach(const char *sec, const char *target);
 
 bool load_no_autoattach(const struct load_opts *l, struct bpf_program *p)
 {
@@ -326,7 +293,7 @@ bool load_no_autoattach(const struct load_opts *l, struct bpf_program *p)
 	if (!in_list(l->if_present, l->nr_if_present, bpf_program__name(p)))
 		return false;
 	t = prog_target(l, p);
-	if (!*t || kernel_has_attach(load_attach_kind(bpf_program__section_name(p)), t))
+	if (!*t || kernel_has_attach(bpf_program__section_name(p), t))
 		return false;
 	fprintf(stderr, "relocore run: %s: the kernel has no %s (--attach-if-present): loaded, not attached\n",
 		bpf_program__name(p), t);
@@ -621,19 +588,23 @@ static bool kernel_has_tracepoint(const char *cat_name)
 	return !access(p, F_OK);
 }
 
-/* Does the running kernel have @target for a program of kind @k? */
-static bool kernel_has_attach(enum attach_kind k, const char *target)
+/* Does the running kernel have @target for a program of section @sec? */
+static bool kernel_has_attach(const char *sec, const char *target)
 {
+	const struct pt_def *d = pt_find(sec, NULL);
+	enum pt_attach k = d ? d->attach : PT_ATTACH_AUTO;
 	char tn[300];
 
 	switch (k) {
-	case AK_FENTRY: case AK_FEXIT: case AK_BTF:
-		return kernel_has_btf(target, BTF_KIND_FUNC);
-	case AK_TP_BTF: case AK_RAW_TP:
+	case PT_ATTACH_FENTRY: case PT_ATTACH_FEXIT: case PT_ATTACH_BTF:
+		/* bpf_lsm_NAME, bpf_iter_NAME: the FUNC the kernel attaches at */
+		snprintf(tn, sizeof(tn), "%s%s", d->func_prefix ? d->func_prefix : "", target);
+		return kernel_has_btf(tn, BTF_KIND_FUNC);
+	case PT_ATTACH_TP_BTF: case PT_ATTACH_RAW_TP:
 		snprintf(tn, sizeof(tn), "btf_trace_%s", target);
 		if (kernel_has_btf(tn, BTF_KIND_TYPEDEF))
 			return true;
-		if (k == AK_TP_BTF)
+		if (k == PT_ATTACH_TP_BTF)
 			return false;
 		/* a raw tracepoint by name, without BTF: in any category */
 		{
@@ -651,9 +622,9 @@ static bool kernel_has_attach(enum attach_kind k, const char *target)
 			globfree(&g);
 			return found;
 		}
-	case AK_KPROBE: case AK_KRETPROBE:
+	case PT_ATTACH_KPROBE: case PT_ATTACH_KRETPROBE:
 		return kernel_has_ksym(target);
-	case AK_TRACEPOINT:
+	case PT_ATTACH_TRACEPOINT:
 		return kernel_has_tracepoint(target);
 	default:
 		return true;
@@ -737,12 +708,12 @@ int load_opts_check(const struct load_opts *l, struct bpf_object *obj, const cha
 		p = find_prog(obj, "--attach-target", l->attach_target[i], what);
 		if (!p)
 			return -1;
-		switch (load_attach_kind(bpf_program__section_name(p))) {
-		case AK_UPROBE: case AK_URETPROBE: case AK_PERF_EVENT: case AK_OTHER: case AK_USDT:
+		switch (pt_attach_of(bpf_program__section_name(p))) {
+		case PT_ATTACH_UPROBE: case PT_ATTACH_URETPROBE: case PT_ATTACH_PERF_EVENT: case PT_ATTACH_AUTO: case PT_ATTACH_USDT:
 			fprintf(stderr, "relocore: --attach-target %s: program %s (section %s) takes no attach target%s\n",
 				l->attach_target[i], bpf_program__name(p), bpf_program__section_name(p),
-				load_attach_kind(bpf_program__section_name(p)) == AK_UPROBE ||
-				load_attach_kind(bpf_program__section_name(p)) == AK_URETPROBE ?
+				pt_attach_of(bpf_program__section_name(p)) == PT_ATTACH_UPROBE ||
+				pt_attach_of(bpf_program__section_name(p)) == PT_ATTACH_URETPROBE ?
 				" (a uprobe: --uprobe PROG=BINARY:FUNC)" : "");
 			return -1;
 		default:
@@ -750,13 +721,13 @@ int load_opts_check(const struct load_opts *l, struct bpf_object *obj, const cha
 		}
 	}
 	for (i = 0; i < l->nr_uprobe; i++) {
-		enum attach_kind k;
+		enum pt_attach k;
 
 		p = find_prog(obj, "--uprobe", l->uprobe[i], what);
 		if (!p)
 			return -1;
-		k = load_attach_kind(bpf_program__section_name(p));
-		if (k != AK_UPROBE && k != AK_URETPROBE && k != AK_KPROBE && k != AK_KRETPROBE) {
+		k = pt_attach_of(bpf_program__section_name(p));
+		if (k != PT_ATTACH_UPROBE && k != PT_ATTACH_URETPROBE && k != PT_ATTACH_KPROBE && k != PT_ATTACH_KRETPROBE) {
 			fprintf(stderr, "relocore: --uprobe %s: program %s (section %s) is not a uprobe or kprobe program\n",
 				l->uprobe[i], bpf_program__name(p), bpf_program__section_name(p));
 			return -1;
@@ -766,7 +737,7 @@ int load_opts_check(const struct load_opts *l, struct bpf_object *obj, const cha
 		p = find_prog(obj, "--perf-event", l->perf_event[i], what);
 		if (!p)
 			return -1;
-		if (load_attach_kind(bpf_program__section_name(p)) != AK_PERF_EVENT) {
+		if (pt_attach_of(bpf_program__section_name(p)) != PT_ATTACH_PERF_EVENT) {
 			fprintf(stderr, "relocore: --perf-event %s: program %s (section %s) is not a perf_event program\n",
 				l->perf_event[i], bpf_program__name(p), bpf_program__section_name(p));
 			return -1;
@@ -820,15 +791,13 @@ int load_opts_prepare(struct load_opts *l, struct bpf_object *obj, const char *w
 	for (i = 0; i < l->nr_attach_target; i++) {
 		const char *v = after_eq(l->attach_target[i]);
 		char *copy, *tok, *save = NULL;
-		enum attach_kind k;
 
 		if (!strchr(v, ','))
 			continue;
 		p = bpf_object__find_program_by_name(obj, before_eq(l->attach_target[i], name, sizeof(name)));
-		k = load_attach_kind(bpf_program__section_name(p));
 		copy = strdup(v);
 		for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save))
-			if (kernel_has_attach(k, tok))
+			if (kernel_has_attach(bpf_program__section_name(p), tok))
 				break;
 		if (tok) {
 			l->resolved[i] = strdup(tok);
@@ -847,15 +816,13 @@ int load_opts_prepare(struct load_opts *l, struct bpf_object *obj, const char *w
 		free(copy);
 	}
 	for (i = 0; i < l->nr_optional; i++) {
-		enum attach_kind k;
 		const char *t;
 
 		p = bpf_object__find_program_by_name(obj, l->optional[i]);
 		if (!bpf_program__autoload(p))
 			continue;
-		k = load_attach_kind(bpf_program__section_name(p));
 		t = prog_target(l, p);
-		if (*t && !kernel_has_attach(k, t)) {
+		if (*t && !kernel_has_attach(bpf_program__section_name(p), t)) {
 			bpf_program__set_autoload(p, false);
 			fprintf(stderr, "relocore run: %s: the kernel has no %s (section %s; --optional): not loaded\n",
 				l->optional[i], t, bpf_program__section_name(p));
@@ -881,10 +848,10 @@ int load_opts_btf_targets(const struct load_opts *l, struct bpf_object *obj)
 
 	bpf_object__for_each_program(p, obj) {
 		const char *tgt = load_attach_target(l, p);
-		enum attach_kind k = load_attach_kind(bpf_program__section_name(p));
+		enum pt_attach k = pt_attach_of(bpf_program__section_name(p));
 
 		if (!tgt || !bpf_program__autoload(p) ||
-		    !(k == AK_FENTRY || k == AK_FEXIT || k == AK_BTF || k == AK_TP_BTF))
+		    !(k == PT_ATTACH_FENTRY || k == PT_ATTACH_FEXIT || k == PT_ATTACH_BTF || k == PT_ATTACH_TP_BTF))
 			continue;
 		if (bpf_program__set_attach_target(p, 0, tgt)) {
 			fprintf(stderr, "relocore: --attach-target %s=%s: %s (not in the kernel's BTF, vmlinux or modules)\n",
@@ -904,13 +871,13 @@ int load_opts_attach(const struct load_opts *l, struct bpf_program *p,
 		     struct bpf_link **links, int max, const char **why)
 {
 	const char *sec = bpf_program__section_name(p), *name = bpf_program__name(p);
-	enum attach_kind k = load_attach_kind(sec);
+	enum pt_attach k = pt_attach_of(sec);
 	const char *tgt = load_attach_target(l, p), *v;
 	struct bpf_link *lk = NULL;
 	static char msg[512];
 
 	*why = NULL;
-	if (k == AK_PERF_EVENT) {
+	if (k == PT_ATTACH_PERF_EVENT) {
 		struct perf_event_attr a;
 		int cpu, ncpu = libbpf_num_possible_cpus(), n = 0, fd;
 
@@ -945,7 +912,7 @@ int load_opts_attach(const struct load_opts *l, struct bpf_program *p,
 		}
 		return n;
 	}
-	if (opt_for(l->uprobe, l->nr_uprobe, name) || k == AK_UPROBE || k == AK_URETPROBE) {
+	if (opt_for(l->uprobe, l->nr_uprobe, name) || k == PT_ATTACH_UPROBE || k == PT_ATTACH_URETPROBE) {
 		size_t nl = strlen(name);
 		int i, cnt = 0;
 
@@ -968,7 +935,7 @@ int load_opts_attach(const struct load_opts *l, struct bpf_program *p,
 			v = l->uprobe[i] + nl + 1;
 			snprintf(bin, sizeof(bin), "%.*s", (int)(strrchr(v, ':') - v), v);
 			uo.func_name = strrchr(v, ':') + 1;
-			uo.retprobe = k == AK_URETPROBE || k == AK_KRETPROBE;
+			uo.retprobe = k == PT_ATTACH_URETPROBE || k == PT_ATTACH_KRETPROBE;
 			lk = bpf_program__attach_uprobe_opts(p, -1, bin, 0, &uo);
 			if (!lk) {
 				int e = errno;
@@ -982,22 +949,22 @@ int load_opts_attach(const struct load_opts *l, struct bpf_program *p,
 		}
 		return cnt;
 	}
-	if (k == AK_USDT && !strchr(sec_target(sec), ':')) {
+	if (k == PT_ATTACH_USDT && !strchr(sec_target(sec), ':')) {
 		snprintf(msg, sizeof(msg), "needs a USDT probe of a running process (section %s names none; "
 			 "relocore run attaches no USDT by option)", sec);
 		*why = msg;
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	if (tgt && (k == AK_KPROBE || k == AK_KRETPROBE)) {
-		lk = bpf_program__attach_kprobe(p, k == AK_KRETPROBE, tgt);
+	if (tgt && (k == PT_ATTACH_KPROBE || k == PT_ATTACH_KRETPROBE)) {
+		lk = bpf_program__attach_kprobe(p, k == PT_ATTACH_KRETPROBE, tgt);
 		goto done;
 	}
-	if (tgt && k == AK_RAW_TP) {
+	if (tgt && k == PT_ATTACH_RAW_TP) {
 		lk = bpf_program__attach_raw_tracepoint(p, tgt);
 		goto done;
 	}
-	if (tgt && k == AK_TRACEPOINT) {
+	if (tgt && k == PT_ATTACH_TRACEPOINT) {
 		char cat[256];
 
 		if (!strchr(tgt, '/')) {
@@ -1045,139 +1012,114 @@ static bool can_attach_btf(uint32_t id, int btf_fd, enum bpf_attach_type at)
 	return true;
 }
 
-struct alt {
-	struct bpf_program *p;
-	enum attach_kind k;
-	const char *func;
-	bool decided;
+/* The running kernel can attach BTF-side twin @i (pt_pick_twins) */
+struct twin_probe {
+	struct bpf_program **progs;
+	struct pt_twin_prog *tw;
 };
 
-static bool is_btf_side(enum attach_kind k)
+static bool twin_attaches(void *arg, int i)
 {
-	return k == AK_FENTRY || k == AK_FEXIT || k == AK_TP_BTF;
+	const struct twin_probe *t = arg;
+	enum pt_attach k = pt_attach_of(bpf_program__section_name(t->progs[i]));
+	const char *f = t->tw[i].func;
+	uint32_t id;
+	bool ok;
+	int fd;
+
+	if (k == PT_ATTACH_TP_BTF) {
+		char tn[300];
+
+		snprintf(tn, sizeof(tn), "btf_trace_%s", f);
+		id = kernel_btf_id(tn, BTF_KIND_TYPEDEF, &fd);
+	} else {
+		id = kernel_btf_id(f, BTF_KIND_FUNC, &fd);
+	}
+	ok = id && can_attach_btf(id, fd, k == PT_ATTACH_TP_BTF ? BPF_TRACE_RAW_TP :
+					  k == PT_ATTACH_FENTRY ? BPF_TRACE_FENTRY : BPF_TRACE_FEXIT);
+	if (fd > 0)
+		close(fd);
+	return ok;
 }
 
-/* Same event: the same function (fentry/fexit/kprobe/kretprobe) or the
- * same tracepoint (tp_btf/raw_tp). */
-static bool same_family(enum attach_kind a, enum attach_kind b)
+/* " NAME" of every program of family @fam in a pair, dropped or kept,
+ * into @buf; the functions (tracepoints) they trace into @funcs */
+static void twin_names(const struct twin_probe *t, int n, int fam, bool drop,
+		       char *buf, size_t cap, char *funcs, size_t fcap)
 {
-	bool ta = a == AK_TP_BTF || a == AK_RAW_TP, tb = b == AK_TP_BTF || b == AK_RAW_TP;
+	size_t len = 0, lf = 0;
+	int i, j;
 
-	return ta == tb;
+	buf[0] = 0;
+	if (funcs)
+		funcs[0] = 0;
+	for (i = 0; i < n; i++) {
+		bool tp = t->tw[i].twin == PT_TWIN_TP_BTF || t->tw[i].twin == PT_TWIN_TP_RAW;
+
+		if (!t->tw[i].pair || tp != fam)
+			continue;
+		if (t->tw[i].drop == drop && len < cap)
+			len += snprintf(buf + len, cap - len, "%s%s", len ? " " : "",
+					bpf_program__name(t->progs[i]));
+		for (j = 0; j < i && funcs; j++)	/* each function once */
+			if (t->tw[j].pair && !strcmp(t->tw[j].func, t->tw[i].func))
+				break;
+		if (funcs && j == i && lf < fcap)
+			lf += snprintf(funcs + lf, fcap - lf, "%s%s", lf ? " " : "", t->tw[i].func);
+	}
 }
 
 /*
  * libbpf-tools decide once per tool whether their fentry/fexit (tp_btf)
  * programs or their kprobe/kretprobe (raw_tp) twins are loaded, and switch
- * the others off.  Here: the functions (tracepoints) the object traces both
- * ways are the alternatives; the BTF kind stays if the kernel can attach a
- * probe program at every one of them (fentry_can_attach), else the other
- * kind, for all of them; every program of the losing kind on those
- * functions goes.  Functions and tracepoints are two decisions.
+ * the others off: progtype.c's pt_pick_twins, as relocore check decides,
+ * with a probe program loaded and attached at each BTF-side program's
+ * function (fentry_can_attach) as the question.
  */
-static int pick_family(struct alt *alts, int n, bool tp, bool json)
-{
-	char won[2048], lost[2048], funcs[2048];
-	size_t lw = 0, ll = 0, lf = 0;
-	int i, j, groups = 0;
-	bool ok = true;
-
-	for (i = 0; i < n; i++) {
-		bool other = false, has_fentry = false, seen = false;
-		enum bpf_attach_type at;
-		uint32_t id;
-		int fd;
-
-		if (!is_btf_side(alts[i].k) || (alts[i].k == AK_TP_BTF) != tp)
-			continue;
-		for (j = 0; j < i; j++)	/* decided with an earlier program */
-			if (is_btf_side(alts[j].k) && same_family(alts[j].k, alts[i].k) &&
-			    !strcmp(alts[j].func, alts[i].func))
-				seen = true;
-		if (seen)
-			continue;
-		for (j = 0; j < n; j++) {
-			if (strcmp(alts[j].func, alts[i].func) || !same_family(alts[j].k, alts[i].k))
-				continue;
-			other |= !is_btf_side(alts[j].k);
-			has_fentry |= alts[j].k == AK_FENTRY;
-		}
-		if (!other)
-			continue;
-		for (j = 0; j < n; j++)
-			if (!strcmp(alts[j].func, alts[i].func) && same_family(alts[j].k, alts[i].k))
-				alts[j].decided = true;
-		groups++;
-		if (lf < sizeof(funcs))
-			lf += snprintf(funcs + lf, sizeof(funcs) - lf, "%s%s", lf ? " " : "", alts[i].func);
-		if (!ok)
-			continue;
-		if (tp) {
-			char tn[300];
-
-			snprintf(tn, sizeof(tn), "btf_trace_%s", alts[i].func);
-			id = kernel_btf_id(tn, BTF_KIND_TYPEDEF, &fd);
-			at = BPF_TRACE_RAW_TP;
-		} else {
-			id = kernel_btf_id(alts[i].func, BTF_KIND_FUNC, &fd);
-			at = has_fentry ? BPF_TRACE_FENTRY : BPF_TRACE_FEXIT;
-		}
-		ok = id && can_attach_btf(id, fd, at);
-		if (fd > 0)
-			close(fd);
-	}
-	if (!groups)
-		return 0;
-	for (j = 0; j < n; j++) {
-		char *buf;
-		size_t *len, cap;
-
-		if (!alts[j].decided || (alts[j].k == AK_TP_BTF || alts[j].k == AK_RAW_TP) != tp)
-			continue;
-		buf = is_btf_side(alts[j].k) == ok ? won : lost;
-		len = is_btf_side(alts[j].k) == ok ? &lw : &ll;
-		cap = is_btf_side(alts[j].k) == ok ? sizeof(won) : sizeof(lost);
-		if (*len < cap)
-			*len += snprintf(buf + *len, cap - *len, "%s%s", *len ? " " : "",
-					 bpf_program__name(alts[j].p));
-		if (is_btf_side(alts[j].k) != ok)
-			bpf_program__set_autoload(alts[j].p, false);
-	}
-	won[lw] = lost[ll] = 0;
-	if (json) {
-		printf("{\"alternatives\":");
-		cli_json_str(stdout, funcs);
-		printf(",\"loaded\":");
-		cli_json_str(stdout, won);
-		printf(",\"not_loaded\":");
-		cli_json_str(stdout, lost);
-		printf(",\"btf_attachable\":%s}\n", ok ? "true" : "false");
-	}
-	fprintf(stderr, "relocore run: %s and %s programs trace the same %s (%s); the kernel %s "
-		"attach the %s ones: loading %s; not %s (--no-autoload chooses)\n",
-		tp ? "tp_btf" : "fentry/fexit", tp ? "raw_tp" : "kprobe/kretprobe",
-		tp ? "tracepoints" : "functions", funcs, ok ? "can" : "cannot",
-		tp ? "tp_btf" : "fentry/fexit", won, lost);
-	return groups;
-}
-
 int load_pick_alternatives(const struct load_opts *l, struct bpf_object *obj, bool json)
 {
-	static struct alt alts[1024];
+	static struct bpf_program *progs[1024];
+	static struct pt_twin_prog tw[1024];
+	struct twin_probe t = { progs, tw };
+	struct pt_twin_result res;
 	struct bpf_program *p;
-	int n = 0;
+	int n = 0, fam;
 
 	bpf_object__for_each_program(p, obj) {
-		enum attach_kind k = load_attach_kind(bpf_program__section_name(p));
-		const char *f = prog_target(l, p);
+		const struct pt_def *d = pt_find(bpf_program__section_name(p), NULL);
 
-		if (!bpf_program__autoload(p) || n == 1024 || !*f)
+		if (!bpf_program__autoload(p) || n == 1024 || !d || d->twin == PT_TWIN_NONE)
 			continue;
-		if (!(is_btf_side(k) || k == AK_KPROBE || k == AK_KRETPROBE || k == AK_RAW_TP))
-			continue;
-		if (strchr(f, ':') || strchr(f, '+'))	/* FUNC+OFFSET and the like */
-			continue;
-		alts[n++] = (struct alt){ p, k, f, false };
+		progs[n] = p;
+		tw[n++] = (struct pt_twin_prog){ d->twin, prog_target(l, p) };
 	}
-	return pick_family(alts, n, false, json) + pick_family(alts, n, true, json);
+	pt_pick_twins(tw, n, twin_attaches, &t, &res);
+	for (fam = 0; fam < 2; fam++) {
+		char won[2048], lost[2048], funcs[2048];
+		bool ok = res.btf[fam];
+		int i;
+
+		if (!res.pairs[fam])
+			continue;
+		twin_names(&t, n, fam, false, won, sizeof(won), funcs, sizeof(funcs));
+		twin_names(&t, n, fam, true, lost, sizeof(lost), NULL, 0);
+		for (i = 0; i < n; i++)
+			if (tw[i].drop)
+				bpf_program__set_autoload(progs[i], false);
+		if (json) {
+			printf("{\"alternatives\":");
+			cli_json_str(stdout, funcs);
+			printf(",\"loaded\":");
+			cli_json_str(stdout, won);
+			printf(",\"not_loaded\":");
+			cli_json_str(stdout, lost);
+			printf(",\"btf_attachable\":%s}\n", ok ? "true" : "false");
+		}
+		fprintf(stderr, "relocore run: %s and %s programs trace the same %s (%s); the kernel %s "
+			"attach the %s ones: loading %s; not %s (--no-autoload chooses)\n",
+			fam ? "tp_btf" : "fentry/fexit", fam ? "raw_tp" : "kprobe/kretprobe",
+			fam ? "tracepoints" : "functions", funcs, ok ? "can" : "cannot",
+			fam ? "tp_btf" : "fentry/fexit", won, lost);
+	}
+	return res.pairs[0] + res.pairs[1];
 }

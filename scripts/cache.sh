@@ -32,9 +32,9 @@ rc_linux_src() {
 # machine costs and what a warm one does (the cache decides which)
 rc_cold_notice() {
 	if ls "$RC_CACHE"/kernel/out/*/.done >/dev/null 2>&1 && ls "$RC_CACHE"/kernels/*/vmlinuz >/dev/null 2>&1; then
-		echo "$1: warm cache ($RC_CACHE): kernels built and fetched before; about 5-10 minutes on 2 cores"
+		echo "$1: warm cache ($RC_CACHE): kernels built and fetched before; make check about 40 minutes on 2 cores"
 	else
 		echo "$1: cold cache ($RC_CACHE): the first run downloads Debian's kernels and builds our patched"
-		echo "$1:   kernels (about 8 minutes each on 2 cores, several of them): 45-70 minutes; later runs 5-10 minutes"
+		echo "$1:   kernels (15-30 minutes each on 2 cores, several of them): make check 80-100 minutes; later runs about 40"
 	fi
 }

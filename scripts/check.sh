@@ -9,7 +9,7 @@ cd "$RC_ROOT"
 
 suites=(
 	"deps:bash test/deps/run.sh"
-	"unit:build/bin/engine_test"
+	"unit:bash test/unit/run.sh"
 	"lit:bash test/lit/run.sh"
 	"llvm-versions:bash test/llvm-versions/run.sh"
 	"fuzz-smoke:bash test/fuzz/smoke.sh"
@@ -24,7 +24,14 @@ suites=(
 	"vm:rm -rf build/examples && bash vm/matrix.sh"
 	"kernel:bash test/kernel/run.sh"
 )
-[ -n "${RC_SUITES:-}" ] && read -r -a suites <<<"$RC_SUITES"
+# RC_SUITES="unit lit ...": only those suites, by name
+if [ -n "${RC_SUITES:-}" ]; then
+	picked=()
+	for s in "${suites[@]}"; do
+		[[ " $RC_SUITES " == *" ${s%%:*} "* ]] && picked+=("$s")
+	done
+	suites=("${picked[@]}")
+fi
 
 log_dir="$RC_BUILD/test-logs"
 mkdir -p "$log_dir"

@@ -46,6 +46,17 @@ SEC("fentry/vfs_read") int fe_scalar(u64 *ctx) { return *(int *)ctx[0]; }
 SEC("fentry/do_unlinkat") int fe_twin(void *ctx) { return 0; }
 SEC("kprobe/do_unlinkat") int kp_twin(void *ctx) { return 0; }
 
+/* a sleepable fentry is an fentry: its kprobe twin is not loaded either
+ * (relocore run decides alike: check/progtype.c's one twin policy) */
+// CHECK-DAG: FAIL fes_twin (fentry.s/__x64_sys_bpf)
+// CHECK-DAG: --   kps_twin (kprobe/__x64_sys_bpf): not loaded
+// OPTS-DAG: ok   fes_twin (fentry.s/__x64_sys_bpf)
+// OPTS-DAG: --   kps_twin (kprobe/__x64_sys_bpf): not loaded
+// NOKBTF-DAG: --   fes_twin (fentry.s/__x64_sys_bpf): not loaded
+// NOKBTF-DAG: FAIL kps_twin (kprobe/__x64_sys_bpf)
+SEC("fentry.s/__x64_sys_bpf") int fes_twin(void *ctx) { return 0; }
+SEC("kprobe/__x64_sys_bpf") int kps_twin(void *ctx) { return 0; }
+
 /* a placeholder user space replaces; with --attach-target the first the
  * target has */
 // CHECK-DAG: FAIL kp_dummy (kprobe/dummy_fn)

@@ -257,6 +257,7 @@ class Tools:
             return
         ok = p.returncode == 0
         row["check"] = ok
+        self.twins(t["tool"], doc["kernels"][0])
         probs = [f"{q['name']}: {q['problems'][0]['detail']}" for q in progs if not q["ok"] and q["problems"]]
         if ok == r_ok:
             row["check_hit"] = True
@@ -396,6 +397,26 @@ class Tools:
             else:
                 self.say(True, f"options/{i}", f"{opts}: exit {got}" + (f", \"{want}\"" if want != "-" else ""))
         return n
+
+    def twins(self, tool, k):
+        """relocore run (in the guest) and relocore check (offline) pick the
+        same fentry/kprobe and tp_btf/raw_tp twins: both decide by
+        check/progtype.c's pt_pick_twins, run asking the running kernel,
+        check the kernel's BTF"""
+        alts = [e for e in jsonl(self.p(tool, "r.out")) if "alternatives" in e]
+        if not alts:
+            return
+        won = {w for e in alts for w in e["loaded"].split()}
+        lost = {w for e in alts for w in e["not_loaded"].split()}
+        check_out = {x["name"] for x in k.get("not_loaded", [])}
+        check_in = {x["name"] for x in k.get("programs", [])}
+        bad = sorted(f"{n} (run loaded it, check did not)" for n in won if n not in check_in) + \
+            sorted(f"{n} (run did not load it, check did)" for n in lost if n not in check_out)
+        why = self.expected(tool, "twins") if bad else None
+        self.say(not bad or why is not None, f"{tool}/twins",
+                 f"run and check pick the same twins ({len(won)} loaded, {len(lost)} not)" if not bad else
+                 "run and check pick different twins: " + "; ".join(bad[:4])
+                 + (f" (expected: {why})" if why else ""))
 
     def examples(self, objs):
         """relocore check on the example objects the guest ran (results/run)"""

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "progtype.h"
 
 #define POISON_IMM 0xbad2310
 #define NREGS 11
@@ -951,122 +952,7 @@ static int walk(struct ctx *c, size_t sec, size_t entry)
 	return ret;
 }
 
-/* ---- program types and attach points, from the section name ---- */
-
-enum attach_how {
-	AT_NONE,
-	AT_FUNC,	/* FUNC <prefix><target> in the target BTF */
-	AT_KPROBE,	/* FUNC <target>, else maybe inlined or static */
-	AT_RAW_TP,	/* typedef btf_trace_<target> */
-	AT_TP,		/* category/name: trace_event_raw_<name> or btf_trace_<name> */
-};
-
-static const struct sec_def {
-	const char *prefix;	/* the section is this, or this + "/..." */
-	const char *prog_type;	/* BPF_PROG_TYPE_<this> */
-	const char *attach_type;	/* BPF_<this>, NULL when none */
-	enum attach_how how;
-	const char *func_prefix;	/* AT_FUNC: bpf_lsm_, bpf_iter_ */
-} sec_defs[] = {
-	{ "socket", "SOCKET_FILTER", NULL, AT_NONE, NULL },
-	{ "sk_reuseport/migrate", "SK_REUSEPORT", "SK_REUSEPORT_SELECT_OR_MIGRATE", AT_NONE, NULL },
-	{ "sk_reuseport", "SK_REUSEPORT", NULL, AT_NONE, NULL },
-	{ "kprobe.multi", "KPROBE", "TRACE_KPROBE_MULTI", AT_NONE, NULL },
-	{ "kretprobe.multi", "KPROBE", "TRACE_KPROBE_MULTI", AT_NONE, NULL },
-	{ "uprobe.multi", "KPROBE", "TRACE_UPROBE_MULTI", AT_NONE, NULL },
-	{ "uretprobe.multi", "KPROBE", "TRACE_UPROBE_MULTI", AT_NONE, NULL },
-	{ "kprobe", "KPROBE", NULL, AT_KPROBE, NULL },
-	{ "kretprobe", "KPROBE", NULL, AT_KPROBE, NULL },
-	{ "ksyscall", "KPROBE", NULL, AT_NONE, NULL },
-	{ "kretsyscall", "KPROBE", NULL, AT_NONE, NULL },
-	{ "uprobe", "KPROBE", NULL, AT_NONE, NULL },
-	{ "uretprobe", "KPROBE", NULL, AT_NONE, NULL },
-	{ "uprobe.s", "KPROBE", NULL, AT_NONE, NULL },
-	{ "uretprobe.s", "KPROBE", NULL, AT_NONE, NULL },
-	{ "usdt", "KPROBE", NULL, AT_NONE, NULL },
-	{ "tc", "SCHED_CLS", NULL, AT_NONE, NULL },
-	{ "tcx", "SCHED_CLS", NULL, AT_NONE, NULL },
-	{ "netkit", "SCHED_CLS", NULL, AT_NONE, NULL },
-	{ "classifier", "SCHED_CLS", NULL, AT_NONE, NULL },
-	{ "action", "SCHED_ACT", NULL, AT_NONE, NULL },
-	{ "tracepoint", "TRACEPOINT", NULL, AT_TP, NULL },
-	{ "tp", "TRACEPOINT", NULL, AT_TP, NULL },
-	{ "raw_tracepoint", "RAW_TRACEPOINT", NULL, AT_RAW_TP, NULL },
-	{ "raw_tp", "RAW_TRACEPOINT", NULL, AT_RAW_TP, NULL },
-	{ "raw_tracepoint.w", "RAW_TRACEPOINT_WRITABLE", NULL, AT_RAW_TP, NULL },
-	{ "raw_tp.w", "RAW_TRACEPOINT_WRITABLE", NULL, AT_RAW_TP, NULL },
-	{ "tp_btf", "TRACING", "TRACE_RAW_TP", AT_RAW_TP, NULL },
-	{ "fentry", "TRACING", "TRACE_FENTRY", AT_FUNC, "" },
-	{ "fentry.s", "TRACING", "TRACE_FENTRY", AT_FUNC, "" },
-	{ "fmod_ret", "TRACING", "MODIFY_RETURN", AT_FUNC, "" },
-	{ "fmod_ret.s", "TRACING", "MODIFY_RETURN", AT_FUNC, "" },
-	{ "fexit", "TRACING", "TRACE_FEXIT", AT_FUNC, "" },
-	{ "fexit.s", "TRACING", "TRACE_FEXIT", AT_FUNC, "" },
-	{ "freplace", "EXT", NULL, AT_NONE, NULL },
-	{ "lsm", "LSM", "LSM_MAC", AT_FUNC, "bpf_lsm_" },
-	{ "lsm.s", "LSM", "LSM_MAC", AT_FUNC, "bpf_lsm_" },
-	{ "lsm_cgroup", "LSM", "LSM_CGROUP", AT_FUNC, "bpf_lsm_" },
-	{ "iter", "TRACING", "TRACE_ITER", AT_FUNC, "bpf_iter_" },
-	{ "iter.s", "TRACING", "TRACE_ITER", AT_FUNC, "bpf_iter_" },
-	{ "syscall", "SYSCALL", NULL, AT_NONE, NULL },
-	{ "xdp.frags", "XDP", NULL, AT_NONE, NULL },
-	{ "xdp", "XDP", NULL, AT_NONE, NULL },
-	{ "perf_event", "PERF_EVENT", NULL, AT_NONE, NULL },
-	{ "lwt_in", "LWT_IN", NULL, AT_NONE, NULL },
-	{ "lwt_out", "LWT_OUT", NULL, AT_NONE, NULL },
-	{ "lwt_xmit", "LWT_XMIT", NULL, AT_NONE, NULL },
-	{ "lwt_seg6local", "LWT_SEG6LOCAL", NULL, AT_NONE, NULL },
-	{ "sockops", "SOCK_OPS", NULL, AT_NONE, NULL },
-	{ "sk_skb", "SK_SKB", NULL, AT_NONE, NULL },
-	{ "sk_msg", "SK_MSG", NULL, AT_NONE, NULL },
-	{ "lirc_mode2", "LIRC_MODE2", NULL, AT_NONE, NULL },
-	{ "flow_dissector", "FLOW_DISSECTOR", NULL, AT_NONE, NULL },
-	{ "cgroup_skb", "CGROUP_SKB", NULL, AT_NONE, NULL },
-	{ "cgroup/skb", "CGROUP_SKB", NULL, AT_NONE, NULL },
-	{ "cgroup/sock_create", "CGROUP_SOCK", NULL, AT_NONE, NULL },
-	{ "cgroup/sock_release", "CGROUP_SOCK", "CGROUP_INET_SOCK_RELEASE", AT_NONE, NULL },
-	{ "cgroup/sock", "CGROUP_SOCK", NULL, AT_NONE, NULL },
-	{ "cgroup/post_bind4", "CGROUP_SOCK", NULL, AT_NONE, NULL },
-	{ "cgroup/post_bind6", "CGROUP_SOCK", NULL, AT_NONE, NULL },
-	{ "cgroup/dev", "CGROUP_DEVICE", NULL, AT_NONE, NULL },
-	{ "cgroup/sysctl", "CGROUP_SYSCTL", NULL, AT_NONE, NULL },
-	{ "cgroup/getsockopt", "CGROUP_SOCKOPT", NULL, AT_NONE, NULL },
-	{ "cgroup/setsockopt", "CGROUP_SOCKOPT", NULL, AT_NONE, NULL },
-	{ "struct_ops", "STRUCT_OPS", NULL, AT_NONE, NULL },
-	{ "struct_ops.s", "STRUCT_OPS", NULL, AT_NONE, NULL },
-	{ "sk_lookup", "SK_LOOKUP", NULL, AT_NONE, NULL },
-	{ "netfilter", "NETFILTER", NULL, AT_NONE, NULL },
-};
-
-/* cgroup/bind4, connect6, sendmsg4, recvmsg6, getpeername4, ...: SOCK_ADDR */
-static const char *const sock_addr_ops[] = {
-	"bind", "connect", "sendmsg", "recvmsg", "getpeername", "getsockname",
-};
-
-static const struct sec_def sock_addr_def = {
-	"cgroup/", "CGROUP_SOCK_ADDR", NULL, AT_NONE, NULL
-};
-
-/* The def of @sec and where its attach target starts (NULL: none given). */
-static const struct sec_def *find_def(const char *sec, const char **target)
-{
-	size_t i, n;
-
-	*target = NULL;
-	for (i = 0; i < sizeof(sec_defs) / sizeof(*sec_defs); i++) {
-		n = strlen(sec_defs[i].prefix);
-		if (strncmp(sec, sec_defs[i].prefix, n) || (sec[n] && sec[n] != '/'))
-			continue;
-		if (sec[n] == '/' && sec[n + 1])
-			*target = sec + n + 1;
-		return &sec_defs[i];
-	}
-	for (i = 0; !strncmp(sec, "cgroup/", 7) &&
-		    i < sizeof(sock_addr_ops) / sizeof(*sock_addr_ops); i++)
-		if (!strncmp(sec + 7, sock_addr_ops[i], strlen(sock_addr_ops[i])))
-			return &sock_addr_def;
-	return NULL;
-}
+/* ---- attach points, from the section name (progtype.c's table) ---- */
 
 static int check_tracepoint(struct ctx *c, const char *tgt)
 {
@@ -1161,7 +1047,7 @@ static int kprobe_syscall(struct ctx *c, const char *secname, const char *fn,
 static int check_attach(struct ctx *c, const char *secname)
 {
 	const char *tgt, *mod;
-	const struct sec_def *d = find_def(secname, &tgt);
+	const struct pt_def *d = pt_find(secname, &tgt);
 	char buf[300], pt[80];
 	const struct btf_type *e;
 	size_t n;
@@ -1199,13 +1085,13 @@ static int check_attach(struct ctx *c, const char *secname)
 	if (!strcmp(d->prefix, "perf_event"))
 		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
 				   "needs perf events opened by user space (perf_event_open per CPU; relocore run --perf-event)");
-	if (d->how == AT_NONE)
+	if (d->needs == PT_NEEDS_NONE)
 		return 0;
-	if (c->no_trampolines && d->how == AT_FUNC && strncmp(d->prefix, "iter", 4))
+	if (c->no_trampolines && d->needs == PT_NEEDS_FUNC && strncmp(d->prefix, "iter", 4))
 		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
 				   "%s: the target's config has no CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: no BPF trampoline can attach to a kernel function (ENOTSUPP at attach)",
 				   secname);
-	if (c->opts->no_kernel_btf && (d->how == AT_FUNC || !strncmp(d->prefix, "tp_btf", 6)))
+	if (c->opts->no_kernel_btf && (d->needs == PT_NEEDS_FUNC || !strncmp(d->prefix, "tp_btf", 6)))
 		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
 				   "%s: attaches through the kernel's own BTF, and the target kernel has none (its BTF here is a stand-in: --no-kernel-btf)",
 				   secname);
@@ -1221,15 +1107,15 @@ static int check_attach(struct ctx *c, const char *secname)
 		return add_problem(c->prog, RC_CHECK_ATTACH, true, -1,
 				   "needs an attach target from user space: '%s' (section %s) is a placeholder, not in the target BTF",
 				   tgt, secname);
-	switch (d->how) {
-	case AT_FUNC:
+	switch (d->needs) {
+	case PT_NEEDS_FUNC:
 		snprintf(buf, sizeof(buf), "%s%s", d->func_prefix, tgt);
 		if (target_has(c, buf, BTF_KIND_FUNC, &mod))
 			return 0;
 		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
 				   "%s: no FUNC '%s' in the target BTF (vmlinux or modules)",
 				   secname, buf);
-	case AT_KPROBE:
+	case PT_NEEDS_KPROBE:
 		n = strcspn(tgt, "+");
 		snprintf(buf, sizeof(buf), "%.*s", (int)n, tgt);
 		if (target_has(c, buf, BTF_KIND_FUNC, &mod))
@@ -1244,16 +1130,16 @@ static int check_attach(struct ctx *c, const char *secname)
 		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
 				   "%s: function '%s' not in BTF: may be inlined or static (kprobe needs it in kallsyms)",
 				   secname, buf);
-	case AT_RAW_TP:
+	case PT_NEEDS_RAW_TP:
 		snprintf(buf, sizeof(buf), "btf_trace_%s", tgt);
 		if (target_has(c, buf, BTF_KIND_TYPEDEF, &mod))
 			return 0;
 		return add_problem(c->prog, RC_CHECK_ATTACH, false, -1,
 				   "%s: no typedef '%s' in the target BTF: no such raw tracepoint",
 				   secname, buf);
-	case AT_TP:
+	case PT_NEEDS_TP:
 		return check_tracepoint(c, tgt);
-	case AT_NONE:
+	case PT_NEEDS_NONE:
 		break;
 	}
 	return 0;
@@ -1522,13 +1408,13 @@ static const struct btf_type *ctx_proto(struct ctx *c, const char *asec, const s
 					int *first)
 {
 	const char *tgt;
-	const struct sec_def *d = find_def(asec, &tgt);
+	const struct pt_def *d = pt_find(asec, &tgt);
 	const struct btf_type *t;
 	char buf[300];
 
 	if (!d || !tgt || c->no_funcs)
 		return NULL;
-	if (d->how == AT_FUNC && (!strncmp(d->prefix, "fentry", 6) || !strncmp(d->prefix, "fexit", 5) ||
+	if (d->needs == PT_NEEDS_FUNC && (!strncmp(d->prefix, "fentry", 6) || !strncmp(d->prefix, "fexit", 5) ||
 				  !strncmp(d->prefix, "fmod_ret", 8))) {
 		t = target_type(c, tgt, BTF_KIND_FUNC, b);
 		*first = 0;
@@ -1595,7 +1481,7 @@ static int ctx_bound(struct ctx *c, const char *asec)
 static int ctx_bound_size(struct ctx *c, const char *asec)
 {
 	const char *tgt, *pfx;
-	const struct sec_def *d = find_def(asec, &tgt);
+	const struct pt_def *d = pt_find(asec, &tgt);
 	const struct rc_btf *b;
 	const struct btf_type *t;
 	char buf[300], what[300];
@@ -1605,7 +1491,7 @@ static int ctx_bound_size(struct ctx *c, const char *asec)
 	if (!d || !tgt || c->ctx_hi <= 0 || c->no_funcs)
 		return 0;
 	pfx = d->prefix;
-	if (d->how == AT_FUNC && (!strcmp(pfx, "fentry") || !strcmp(pfx, "fentry.s") ||
+	if (d->needs == PT_NEEDS_FUNC && (!strcmp(pfx, "fentry") || !strcmp(pfx, "fentry.s") ||
 				  !strcmp(pfx, "fexit") || !strcmp(pfx, "fexit.s") ||
 				  !strncmp(pfx, "fmod_ret", 8))) {
 		bool entry = !strncmp(pfx, "fentry", 6);
@@ -1625,7 +1511,7 @@ static int ctx_bound_size(struct ctx *c, const char *asec)
 			rc_fmt(what, sizeof(what), "tracepoint %s has %d argument%s", tgt, n - 1,
 			       n == 2 ? "" : "s");
 		}
-	} else if (d->how == AT_TP && strchr(tgt, '/')) {
+	} else if (d->needs == PT_NEEDS_TP && strchr(tgt, '/')) {
 		const char *name = strrchr(tgt, '/') + 1;
 
 		if (!strncmp(tgt, "syscalls/sys_enter_", 19)) {
@@ -1663,7 +1549,7 @@ static int ctx_bound_size(struct ctx *c, const char *asec)
 	return add_problem(c->prog, RC_CHECK_ATTACH, false, (int)c->ctx_hi_idx,
 			   "%s: insn #%zu reads the context up to byte %lld, but %s: %s",
 			   asec, c->ctx_hi_idx, (long long)c->ctx_hi, what,
-			   d->how == AT_TP ? "the kernel refuses the attachment (EACCES)"
+			   d->needs == PT_NEEDS_TP ? "the kernel refuses the attachment (EACCES)"
 					   : "the verifier refuses the load (invalid bpf_context access)");
 }
 
@@ -1752,78 +1638,55 @@ static int check_one(struct ctx *c, struct rc_check *out, size_t sec,
 	return 0;
 }
 
+/* Can the BTF side attach on the target: no attach point missing (a read
+ * past the context, insn >= 0, does not count: the kernel attaches, then
+ * refuses the program) */
+static bool twin_attaches(void *arg, int i)
+{
+	const struct rc_check_prog *p = &((const struct rc_check *)arg)->progs[i];
+	int j;
+
+	for (j = 0; j < p->nr_problems; j++)
+		if (p->problems[j].kind == RC_CHECK_ATTACH && p->problems[j].insn < 0)
+			return false;
+	return true;
+}
+
 /* fentry/fexit vs kprobe/kretprobe programs on the same functions, tp_btf
- * vs raw_tp on the same tracepoints: the BTF kind stays if every program
- * of it has no attach problem, else the other kind (rc_check_opts). */
-static int alt_class(const char *sec)
+ * vs raw_tp on the same tracepoints: progtype.c's pt_pick_twins, as relocore
+ * run decides (rc_check_opts.pick_alternatives); the losing side's programs
+ * are not in the result. */
+static int pick_alternatives(struct ctx *c, struct rc_check *out)
 {
-	static const struct { const char *p; int cls; } t[] = {
-		{ "fentry/", 1 }, { "fexit/", 1 }, { "kprobe/", 2 }, { "kretprobe/", 2 },
-		{ "tp_btf/", 3 }, { "raw_tp/", 4 }, { "raw_tracepoint/", 4 },
-	};
-	size_t i;
+	struct pt_twin_prog *tw = calloc(out->nr_progs + 1, sizeof(*tw));
+	char (*fn)[300] = calloc(out->nr_progs + 1, sizeof(*fn));
+	struct pt_twin_result res;
+	int i, k = 0;
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strncmp(sec, t[i].p, strlen(t[i].p)))
-			return t[i].cls;
-	return 0;
-}
-
-static const char *alt_func(struct ctx *c, const struct rc_check_prog *p, char *buf, size_t n)
-{
-	const char *s = effective_section(c, p->name, p->section, buf, n);
-
-	return strchr(s, '/') + 1;
-}
-
-static void pick_alternatives(struct ctx *c, struct rc_check *out)
-{
-	int fam, i, j;
-
-	for (fam = 0; fam < 2; fam++) {	/* functions, then tracepoints */
-		int btf = fam ? 3 : 1, other = fam ? 4 : 2;
-		bool any = false, ok = true;
-		char bi[300], bj[300];
-
-		for (i = 0; i < out->nr_progs; i++) {
-			if (alt_class(out->progs[i].section) != btf)
-				continue;
-			for (j = 0; j < out->nr_progs; j++)
-				if (alt_class(out->progs[j].section) == other &&
-				    !strcmp(alt_func(c, &out->progs[i], bi, sizeof(bi)),
-					    alt_func(c, &out->progs[j], bj, sizeof(bj))))
-					break;
-			if (j == out->nr_progs)
-				continue;
-			any = true;
-			/* (an attach point missing; not a read past the
-			 * context, insn >= 0: the kernel attaches, then refuses) */
-			for (j = 0; j < out->progs[i].nr_problems; j++)
-				ok &= out->progs[i].problems[j].kind != RC_CHECK_ATTACH ||
-				      out->progs[i].problems[j].insn >= 0;
-		}
-		if (!any)
-			continue;
-		/* drop the losing kind on the functions both kinds trace */
-		for (i = 0; i < out->nr_progs; i++) {
-			int cls = alt_class(out->progs[i].section);
-			bool twin = false;
-
-			if (cls != (ok ? other : btf))
-				continue;
-			for (j = 0; j < out->nr_progs && !twin; j++)
-				twin = alt_class(out->progs[j].section) == (ok ? btf : other) &&
-				       !strcmp(alt_func(c, &out->progs[i], bi, sizeof(bi)),
-					       alt_func(c, &out->progs[j], bj, sizeof(bj)));
-			if (!twin)
-				continue;
-			prog_free(&out->progs[i]);
-			memmove(&out->progs[i], &out->progs[i + 1],
-				sizeof(out->progs[0]) * (out->nr_progs - i - 1));
-			out->nr_progs--;
-			i--;
-		}
+	if (!tw || !fn) {
+		free(tw);
+		free(fn);
+		return -ENOMEM;
 	}
+	for (i = 0; i < out->nr_progs; i++) {
+		const char *tgt, *s = effective_section(c, out->progs[i].name, out->progs[i].section,
+						       fn[i], sizeof(fn[i]));
+		const struct pt_def *d = pt_find(s, &tgt);
+
+		tw[i].twin = d ? d->twin : PT_TWIN_NONE;
+		tw[i].func = tgt;
+	}
+	pt_pick_twins(tw, out->nr_progs, twin_attaches, out, &res);
+	for (i = 0; i < out->nr_progs; i++) {
+		if (tw[i].drop)
+			prog_free(&out->progs[i]);
+		else
+			out->progs[k++] = out->progs[i];
+	}
+	out->nr_progs = k;
+	free(tw);
+	free(fn);
+	return 0;
 }
 
 struct rc_check *rc_check_object(const struct rc_object *obj,
@@ -1939,8 +1802,8 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 		    (ret = check_one(&c, out, i, 0, c.secs[i].name, res, nres)))
 			goto fail;
 	}
-	if (c.opts->pick_alternatives)
-		pick_alternatives(&c, out);
+	if (c.opts->pick_alternatives && (ret = pick_alternatives(&c, out)))
+		goto fail;
 	ctx_free(&c);
 	rc_object_free(copy);
 	rc_object_free(baked);
