@@ -1016,6 +1016,7 @@ static bool can_attach_btf(uint32_t id, int btf_fd, enum bpf_attach_type at)
 struct twin_probe {
 	struct bpf_program **progs;
 	struct pt_twin_prog *tw;
+	int n;
 };
 
 static bool twin_attaches(void *arg, int i)
@@ -1025,7 +1026,23 @@ static bool twin_attaches(void *arg, int i)
 	const char *f = t->tw[i].func;
 	uint32_t id;
 	bool ok;
-	int fd;
+	int fd, j;
+
+	/* one probe per function: an entry probe if any program of the pair
+	 * is an fentry one, else an exit probe; asked once (an earlier
+	 * program on it answered yes, else pt_pick_twins had stopped) */
+	for (j = 0; j < t->n; j++) {
+		enum pt_attach kj;
+
+		if (j == i || !t->tw[j].pair || t->tw[j].twin != t->tw[i].twin ||
+		    strcmp(t->tw[j].func, f))
+			continue;
+		if (j < i)
+			return true;
+		kj = pt_attach_of(bpf_program__section_name(t->progs[j]));
+		if (kj == PT_ATTACH_FENTRY)
+			k = kj;
+	}
 
 	if (k == PT_ATTACH_TP_BTF) {
 		char tn[300];
@@ -1080,7 +1097,7 @@ int load_pick_alternatives(const struct load_opts *l, struct bpf_object *obj, bo
 {
 	static struct bpf_program *progs[1024];
 	static struct pt_twin_prog tw[1024];
-	struct twin_probe t = { progs, tw };
+	struct twin_probe t = { progs, tw, 0 };
 	struct pt_twin_result res;
 	struct bpf_program *p;
 	int n = 0, fam;
@@ -1093,6 +1110,7 @@ int load_pick_alternatives(const struct load_opts *l, struct bpf_object *obj, bo
 		progs[n] = p;
 		tw[n++] = (struct pt_twin_prog){ d->twin, prog_target(l, p) };
 	}
+	t.n = n;
 	pt_pick_twins(tw, n, twin_attaches, &t, &res);
 	for (fam = 0; fam < 2; fam++) {
 		char won[2048], lost[2048], funcs[2048];

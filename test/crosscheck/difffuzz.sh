@@ -46,14 +46,15 @@ log() { echo "difffuzz: $*" >&2; }
 fail() { echo "FAIL: difffuzz/$1: $2"; exit 1; }
 
 build_bin() {
-	if [ -x "$bin" ] && [ -z "$(find "$RC_ROOT"/loader/*.[ch] "$here"/difffuzz.c "$here"/libbpf_core.h \
+	if [ -x "$bin" ] && [ -z "$(find "$RC_ROOT"/loader/*.[ch] "$RC_ROOT"/check/*.[ch] "$here"/difffuzz.c "$here"/libbpf_core.h \
 			"$here"/difffuzz.sh -newer "$bin" -print -quit)" ]; then
 		return 0
 	fi
 	log "building $bin (libFuzzer, ASan, UBSan; libbpf.a 1.1)"
 	clang-14 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-I"$RC_ROOT/loader" -I"$here" "$RC_ROOT"/loader/*.c "$here/difffuzz.c" \
+		-I"$RC_ROOT/loader" -I"$RC_ROOT/check" -I"$here" "$RC_ROOT"/loader/*.c "$RC_ROOT"/check/*.c \
+		"$here/difffuzz.c" \
 		/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz -o "$bin.tmp" >"$dir/build.log" 2>&1 || {
 		sed 's/^/    /' "$dir/build.log" | head -30
 		fail build "compiling difffuzz.c failed"

@@ -38,14 +38,15 @@ fuzz_build_bin() {
 	local cc
 	cc=$(command -v clang-14 || command -v clang) || { fuzz_fail "clang not found"; return 1; }
 	mkdir -p "$FUZZ_DIR"
-	if fuzz_stale "$FUZZ_BIN" "$FUZZ_ROOT"/loader/*.[ch] "$FUZZ_SRC/fuzz_object.c" \
+	if fuzz_stale "$FUZZ_BIN" "$FUZZ_ROOT"/loader/*.[ch] "$FUZZ_ROOT"/check/*.[ch] "$FUZZ_SRC/fuzz_object.c" \
 			"$FUZZ_SRC/build.sh"; then
 		echo "fuzz: building $FUZZ_BIN" >&2
-		# the engine and readers, not the CLI (cli/)
+		# the engine and readers, and check (check/), not the CLI (cli/)
 		"$cc" -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE \
 			-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 			-DRC_FUZZ_TARGET_DEFAULT="\"$FUZZ_TARGET\"" \
-			-I"$FUZZ_ROOT/loader" "$FUZZ_ROOT"/loader/*.c "$FUZZ_SRC/fuzz_object.c" \
+			-I"$FUZZ_ROOT/loader" -I"$FUZZ_ROOT/check" "$FUZZ_ROOT"/loader/*.c "$FUZZ_ROOT"/check/*.c \
+			"$FUZZ_SRC/fuzz_object.c" \
 			-lbpf -lelf -lz -o "$FUZZ_BIN.tmp" >"$FUZZ_DIR/build.log" 2>&1 || {
 			sed 's/^/    /' "$FUZZ_DIR/build.log" | head -30
 			fuzz_fail "compiling the fuzzer failed (is libclang-rt-14-dev installed?)"

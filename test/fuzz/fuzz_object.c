@@ -25,8 +25,8 @@
  * as config text) and a relocation of the baked object.  Invariants that must hold for any input abort.
  *
  * Build (test/fuzz/smoke.sh does it):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iloader \
- *       loader/*.c test/fuzz/fuzz_object.c -lbpf -lelf -lz
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iloader -Icheck \
+ *       loader/[*].c check/[*].c test/fuzz/fuzz_object.c -lbpf -lelf -lz
  */
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
