@@ -301,8 +301,10 @@ static const struct btf_type *target_enum(const struct ctx *c, const char *ename
 	return id > 0 ? rc_type(c->vml, id) : NULL;
 }
 
-static bool enum_has_name(const struct ctx *c, const struct btf_type *t,
-			  const char *val)
+/* A member of enum @t named @val, or (@val NULL) of value @v that is no
+ * *_UNSPEC / __*_MAX_* bookend */
+static bool enum_has(const struct ctx *c, const struct btf_type *t,
+		     const char *val, int64_t v)
 {
 	const struct btf_enum *m;
 	int i;
@@ -313,31 +315,25 @@ static bool enum_has_name(const struct ctx *c, const struct btf_type *t,
 	for (i = 0; i < btf_vlen(t); i++, m++) {
 		const char *n = rc_name(c->vml, m->name_off);
 
-		if (n && !strcmp(n, val))
+		if (!n)
+			continue;
+		if (val ? !strcmp(n, val)
+			: m->val == v && strncmp(n, "__", 2) && !strstr(n, "_UNSPEC"))
 			return true;
 	}
 	return false;
 }
 
-/* Is @v a value of @t other than its *_UNSPEC / __*_MAX_* bookends? */
-static bool enum_has_value(const struct ctx *c, const struct btf_type *t,
-			   int64_t v)
+/* Is @val a name of enum @t? */
+static bool enum_has_name(const struct ctx *c, const struct btf_type *t, const char *val)
 {
-	const struct btf_enum *m;
-	int i;
+	return enum_has(c, t, val, 0);
+}
 
-	if (!t)
-		return false;
-	m = btf_enum(t);
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		const char *n = rc_name(c->vml, m->name_off);
-
-		if (m->val != v || !n || !strncmp(n, "__", 2) ||
-		    strstr(n, "_UNSPEC"))
-			continue;
-		return true;
-	}
-	return false;
+/* Is @v a value of @t other than its *_UNSPEC / __*_MAX_* bookends? */
+static bool enum_has_value(const struct ctx *c, const struct btf_type *t, int64_t v)
+{
+	return enum_has(c, t, NULL, v);
 }
 
 static int load_helpers(struct ctx *c)
