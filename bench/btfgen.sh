@@ -92,7 +92,8 @@ for what in small corpus; do
 	awk -v w="$what" -v a="$a" -v b="$b" 'BEGIN {
 		printf "wall time, %s, best of '"$N"': relocore %.1f ms, bpftool %.1f ms, ratio %.3f\n", w, a, b, a / (b ? b : 1) }'
 done
-cc -O2 -Iloader -Icli -o "$out/core_bench" bench/core_bench.c build/lib/librelocore.a \
+cc -O2 -Iloader -Icli -Itest/crosscheck -o "$out/core_bench" bench/core_bench.c \
+	test/crosscheck/libbpf_oracle.c cli/heap.c build/lib/librelocore.a \
 	/usr/lib/x86_64-linux-gnu/libbpf.a -lelf -lz
 "$out/core_bench" read 11 "$rt" | sed 's/^/physical reference: /'
 # sizes: every object alone, and the corpus at once, on each kernel
