@@ -63,8 +63,8 @@ static struct rc_target *from_archive(struct target_opts *t)
 		btf__free(btf);
 		btf = NULL;
 	}
-	if (btf)
-		tg = rc_target_adopt(btf);
+	if (btf && !(tg = rc_target_adopt(btf)))
+		btf__free(btf);	/* not adopted: still ours */
 	if (!tg)
 		fprintf(stderr, "relocore: archive: %s\n", err.msg[0] ? err.msg : "out of memory");
 	snprintf(t->what, sizeof(t->what), "%s[%s]", t->archive, rel);

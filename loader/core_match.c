@@ -33,6 +33,23 @@ static bool kinds_compat(const struct btf_type *a, const struct btf_type *b)
  */
 #define RC_MAX_STEPS (1L << 22)
 
+/*
+ * One step of the three relations below: both sides past their modifiers
+ * and typedefs (@lt, @tt the types reached, @lid, @tid their ids), within
+ * the depth a chain of them may have.  0, or -EINVAL: too deep, or a
+ * side is malformed.
+ */
+static int skip_pair(const struct rc_btf *lbtf, uint32_t *lid,
+		     const struct btf_type **lt, const struct rc_btf *tbtf,
+		     uint32_t *tid, const struct btf_type **tt, int *depth)
+{
+	if (--*depth < 0)
+		return -EINVAL;
+	*lt = rc_skip_mods_typedefs(lbtf, *lid, lid);
+	*tt = rc_skip_mods_typedefs(tbtf, *tid, tid);
+	return *lt && *tt ? 0 : -EINVAL;
+}
+
 static int types_are_compat(const struct rc_btf *lbtf, uint32_t lid,
 			    const struct rc_btf *tbtf, uint32_t tid, int level,
 			    long *steps)
@@ -47,11 +64,7 @@ static int types_are_compat(const struct rc_btf *lbtf, uint32_t lid,
 	if (!kinds_compat(lt, tt))
 		return 0;
 	for (;;) {
-		if (--depth < 0)
-			return -EINVAL;
-		lt = rc_skip_mods_typedefs(lbtf, lid, &lid);
-		tt = rc_skip_mods_typedefs(tbtf, tid, &tid);
-		if (!lt || !tt)
+		if (skip_pair(lbtf, &lid, &lt, tbtf, &tid, &tt, &depth))
 			return -EINVAL;
 		if (!kinds_compat(lt, tt))
 			return 0;
@@ -188,11 +201,7 @@ static int types_match(const struct rc_btf *lbtf, uint32_t lid,
 	for (;;) {
 		int lk, tk;
 
-		if (--depth < 0)
-			return -EINVAL;
-		lt = rc_skip_mods_typedefs(lbtf, lid, &lid);
-		tt = rc_skip_mods_typedefs(tbtf, tid, &tid);
-		if (!lt || !tt)
+		if (skip_pair(lbtf, &lid, &lt, tbtf, &tid, &tt, &depth))
 			return -EINVAL;
 		if (!rc_names_match(lbtf, lt->name_off, tbtf, tt->name_off))
 			return 0;
@@ -286,11 +295,7 @@ int rc_fields_are_compat(const struct rc_btf *lbtf, uint32_t lid,
 	int depth = RC_MAX_DEPTH;
 
 	for (;;) {
-		if (--depth < 0)
-			return -EINVAL;
-		lt = rc_skip_mods_typedefs(lbtf, lid, &lid);
-		tt = rc_skip_mods_typedefs(tbtf, tid, &tid);
-		if (!lt || !tt)
+		if (skip_pair(lbtf, &lid, &lt, tbtf, &tid, &tt, &depth))
 			return -EINVAL;
 		if (btf_is_composite(lt) && btf_is_composite(tt))
 			return 1;

@@ -420,6 +420,19 @@ int rc_embedded_find(const void *data, size_t size, const char *file,
 	return 0;
 }
 
+int rc_file_open(const char *path, struct stat *st, struct rc_error *err)
+{
+	int fd = open(path, O_RDONLY), e;
+
+	if (fd >= 0 && !fstat(fd, st))
+		return fd;
+	e = errno;
+	rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(e));
+	if (fd >= 0)
+		close(fd);
+	return -e;
+}
+
 int rc_file_read(const char *path, void **data, size_t *size,
 		 struct rc_error *err)
 {
@@ -430,13 +443,9 @@ int rc_file_read(const char *path, void **data, size_t *size,
 
 	*data = NULL;
 	*size = 0;
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -errno;
-	}
+	fd = rc_file_open(path, &st, err);
+	if (fd < 0)
+		return fd;
 	if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE_SIZE) {
 		rc_fmt(err->msg, sizeof(err->msg), "%s: not a regular file of sane size", path);
 		close(fd);

@@ -59,6 +59,11 @@ const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
 
 bool rc_str_empty(const char *s);
 
+struct stat;
+/* Open @path read-only and fstat it into @st: the descriptor, or -errno
+ * with @err naming @path.  rc_file_read and the target reader use it. */
+int rc_file_open(const char *path, struct stat *st, struct rc_error *err);
+
 /* The type kinds (the field and enum value kinds: relocore_private.h). */
 bool rc_kind_type_based(enum rc_relo_kind k);
 

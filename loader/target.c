@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -27,13 +26,9 @@ static struct rc_btf *parse_raw(const char *path, const struct rc_btf *base,
 	size_t len = 0;
 	int fd;
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	fd = rc_file_open(path, &st, err);
+	if (fd < 0)
 		return NULL;
-	}
 	map = st.st_size > 0 && st.st_size <= (1 << 30) ?
 	      mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
 	if (map != MAP_FAILED) {
