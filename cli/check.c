@@ -17,6 +17,7 @@
 
 #include "btfgen.h"
 #include "cli.h"
+#include "load_opts.h"
 
 static void usage(FILE *f)
 {

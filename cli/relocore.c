@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "heap.h"
 #include "relocore.h"
 
 struct opts {
@@ -302,16 +303,9 @@ static int cmd_explain(int argc, char **argv)
 
 	if (parse_opts(argc, argv, &o, explain_usage))
 		return 2;
-	obj = rc_object_open_select(o.obj, o.object, &err);
-	if (!obj) {
-		fprintf(stderr, "relocore: %s\n", err.msg);
+	t = target_open_for(&o.t, o.obj, o.object, &obj);
+	if (!t)
 		return 1;
-	}
-	t = target_open(&o.t);
-	if (!t) {
-		rc_object_free(obj);
-		return 1;
-	}
 	if (rc_object_relocate(obj, t, &res, &err))
 		ret = 1;
 	n = rc_object_relo_count(obj);
@@ -377,18 +371,14 @@ static int cmd_reloc(int argc, char **argv)
 		fprintf(stderr, "relocore reloc: -o OUT is required\n");
 		return 2;
 	}
-	obj = rc_object_open_select(o.obj, o.object, &err);
-	if (!obj) {
-		fprintf(stderr, "relocore: %s\n", err.msg);
+	t = target_open_for(&o.t, o.obj, o.object, &obj);
+	if (!t)
 		return 1;
-	}
-	t = target_open(&o.t);
-	if (t && (o.kernel_release || o.kconfig) && (baked = bake(&obj, &o, t)) < 0)
+	if ((o.kernel_release || o.kconfig) && (baked = bake(&obj, &o, t)) < 0)
 		goto out;
-	if (t && !rc_object_relocate(obj, t, &res, &err) &&
-	    !rc_object_write(obj, o.out, &err))
+	if (!rc_object_relocate(obj, t, &res, &err) && !rc_object_write(obj, o.out, &err))
 		ret = 0;
-	else if (t)
+	else
 		fprintf(stderr, "relocore: %s\n", err.msg);
 	if (!ret && o.json)
 		print_json(obj, o.t.what, res, rc_object_relo_count(obj), o.out, baked);

@@ -20,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attach.h"
 #include "cli.h"
+#include "load_opts.h"
 #include "relocore.h"
 
 #define LOG_LINES 64
@@ -360,10 +362,10 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 		log_tail(8);
 		return 1;
 	}
-	if (load_opts_prepare(&o->l, obj, o->obj))
+	if (attach_prepare(&o->l, obj, o->obj))
 		goto out;
-	load_pick_alternatives(&o->l, obj, o->json);
-	if (load_opts_btf_targets(&o->l, obj))
+	attach_pick_twins(&o->l, obj, o->json);
+	if (attach_btf_targets(&o->l, obj))
 		goto out;
 	if (bpf_object__load(obj)) {
 		explain_load_failure(robj);
@@ -396,9 +398,9 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 		const char *why;
 		int n;
 
-		if (!bpf_program__autoload(prog) || load_no_autoattach(&o->l, prog))
+		if (!bpf_program__autoload(prog) || attach_skip(&o->l, prog))
 			continue;
-		n = load_opts_attach(&o->l, prog, links + nr_links, MAX_LINKS - nr_links, &why);
+		n = attach_program(&o->l, prog, links + nr_links, MAX_LINKS - nr_links, &why);
 		if (n < -1)		/* some perf events attached before one failed */
 			nr_links += -n - 1;
 		if (n < 0) {
@@ -494,16 +496,9 @@ int cmd_run(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	robj = rc_object_open_select(o.obj, o.object, &err);
-	if (!robj) {
-		fprintf(stderr, "relocore: %s\n", err.msg);
+	t = target_open_for(&o.t, o.obj, o.object, &robj);
+	if (!t)
 		return 1;
-	}
-	t = target_open(&o.t);
-	if (!t) {
-		rc_object_free(robj);
-		return 1;
-	}
 	if (rc_object_relocate(robj, t, NULL, &err)) {
 		fprintf(stderr, "relocore: %s\n", err.msg);
 		goto out;

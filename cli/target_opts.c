@@ -129,3 +129,22 @@ struct rc_target *target_open(struct target_opts *t)
 	}
 	return tg;
 }
+
+struct rc_target *target_open_for(struct target_opts *t, const char *path,
+				  const char *select, struct rc_object **obj)
+{
+	struct rc_error err = { "" };
+	struct rc_target *tg;
+
+	*obj = rc_object_open_select(path, select, &err);
+	if (!*obj) {
+		fprintf(stderr, "relocore: %s\n", err.msg);
+		return NULL;
+	}
+	tg = target_open(t);
+	if (!tg) {
+		rc_object_free(*obj);
+		*obj = NULL;
+	}
+	return tg;
+}

@@ -7,6 +7,8 @@
  * fills its .kconfig externs (LINUX_KERNEL_VERSION, CONFIG_*) itself.  It is
  * the proof that what the relocore plugin compiles is an ordinary CO-RE
  * object.
+ * Its event loop repeats cli/run.c's on purpose: it links and includes no
+ * relocore code (not even a shared header), or it would prove nothing.
  *
  *   stockload OBJ [--btf FILE] [--duration SECS] [-v] [-- COMMAND...]
  *
