@@ -365,86 +365,59 @@ static int load_helpers(struct ctx *c)
 
 static int read_elf(struct ctx *c, struct rc_error *err)
 {
-	size_t size, shstrndx, i;
+	size_t size, nsyms, symtab, i, k;
 	const unsigned char *buf = rc_object_bytes(c->obj, &size);
-	Elf *elf = elf_memory((char *)buf, size);
-	Elf_Scn *scn = NULL;
-	int ret = -EINVAL;
+	const struct rc_elf_sec *es = rc_object_sections(c->obj, &c->nsecs);
+	const struct rc_elf_sym *es_syms = rc_object_symbols(c->obj, &nsyms, &symtab);
 
-	if (!elf || elf_getshdrnum(elf, &c->nsecs) || elf_getshdrstrndx(elf, &shstrndx)) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: libelf: %s",
-		       rc_object_name(c->obj), elf_errmsg(-1));
-		goto out;
-	}
 	c->secs = calloc(c->nsecs ? c->nsecs : 1, sizeof(*c->secs));
 	if (!c->secs)
 		goto nomem;
-	/* sections (rc_object_open has checked their bounds) */
-	while ((scn = elf_nextscn(elf, scn))) {
-		size_t k = elf_ndxscn(scn);
+	/* sections (the object's view, read and bounds-checked at open) */
+	for (k = 1; k < c->nsecs; k++) {
 		struct sec *s = &c->secs[k];
-		GElf_Shdr sh;
+		const struct rc_elf_sec *sh = &es[k];
 
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		s->name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!s->name)
-			s->name = "";
-		if (sh.sh_type == SHT_PROGBITS) {
-			s->data = buf + sh.sh_offset;
-			s->data_size = sh.sh_size;
+		s->name = sh->name;
+		if (sh->type == SHT_PROGBITS) {
+			s->data = buf + sh->off;
+			s->data_size = sh->size;
 			s->konst = !strcmp(s->name, ".rodata.kconfig") &&
-				   !(sh.sh_flags & SHF_WRITE);
+				   !(sh->flags & SHF_WRITE);
 		}
-		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR)) {
+		if (sh->type == SHT_PROGBITS && (sh->flags & SHF_EXECINSTR)) {
 			s->exec = true;
-			s->off = sh.sh_offset;
-			s->size = sh.sh_size;
-			s->insns = (const void *)(buf + sh.sh_offset);
-			s->n = sh.sh_size / sizeof(struct bpf_insn);
+			s->off = sh->off;
+			s->size = sh->size;
+			s->insns = (const void *)(buf + sh->off);
+			s->n = sh->size / sizeof(struct bpf_insn);
 			if ((uintptr_t)s->insns % 8 && s->n) {	/* read them aligned */
 				s->copy = malloc(s->n * sizeof(*s->copy));
 				if (!s->copy)
 					goto nomem;
-				memcpy(s->copy, buf + sh.sh_offset, s->n * sizeof(*s->copy));
+				memcpy(s->copy, buf + sh->off, s->n * sizeof(*s->copy));
 				s->insns = s->copy;
 			}
 		}
-		if (sh.sh_type == SHT_SYMTAB && !c->syms) {
-			Elf_Data *d = elf_getdata(scn, NULL);
-			size_t n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
-
-			c->syms = calloc(n ? n : 1, sizeof(*c->syms));
-			if (!c->syms)
-				goto nomem;
-			for (i = 0; i < n; i++) {
-				GElf_Sym gs;
-				const char *nm;
-
-				c->syms[i].name = "";	/* (an unreadable one too) */
-				if (!gelf_getsym(d, i, &gs))
-					continue;
-				nm = elf_strptr(elf, sh.sh_link, gs.st_name);
-				c->syms[i] = (struct sym){ nm ? nm : "", gs.st_shndx,
-					gs.st_value, gs.st_size, GELF_ST_TYPE(gs.st_info),
-					GELF_ST_BIND(gs.st_info) };
-			}
-			c->nsyms = n;
-		}
 	}
+	/* symbols: the first symbol table's (an unreadable one: "" and 0s) */
+	c->syms = calloc(nsyms ? nsyms : 1, sizeof(*c->syms));
+	if (!c->syms)
+		goto nomem;
+	for (i = 0; i < nsyms; i++)
+		c->syms[i] = (struct sym){ es_syms[i].name, es_syms[i].shndx,
+			es_syms[i].value, es_syms[i].size, es_syms[i].type, es_syms[i].bind };
+	c->nsyms = nsyms;
 	/* ELF relocations of the executable sections */
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
+	for (k = 1; k < c->nsecs; k++) {
+		const struct rc_elf_rel *r;
 		struct sec *s;
 		size_t n;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL ||
-		    sh.sh_info >= c->nsecs || !c->secs[sh.sh_info].exec)
+		if (es[k].type != SHT_REL || es[k].info >= c->nsecs || !c->secs[es[k].info].exec)
 			continue;
-		s = &c->secs[sh.sh_info];
-		d = elf_getdata(scn, NULL);
-		n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
+		s = &c->secs[es[k].info];
+		r = rc_object_rels(c->obj, k, &n);
 		{	/* several REL sections may name one section: appended */
 			struct rel *more = realloc(s->rel, (s->nr_rel + n + 1) * sizeof(*s->rel));
 
@@ -452,24 +425,13 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 				goto nomem;
 			s->rel = more;
 		}
-		for (i = 0; i < n; i++) {
-			GElf_Rel r;
-
-			if (!gelf_getrel(d, i, &r))
-				continue;
-			s->rel[s->nr_rel++] = (struct rel){ r.r_offset / 8,
-							    GELF_R_SYM(r.r_info) };
-		}
+		for (i = 0; i < n; i++)
+			s->rel[s->nr_rel++] = (struct rel){ r[i].off / 8, r[i].sym };
 	}
-	ret = 0;
-	goto out;
+	return 0;
 nomem:
 	rc_fmt(err->msg, sizeof(err->msg), "out of memory");
-	ret = -ENOMEM;
-out:
-	if (elf)
-		elf_end(elf);
-	return ret;
+	return -ENOMEM;
 }
 
 static const struct sym *rel_at(const struct ctx *c, const struct sec *s,

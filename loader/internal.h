@@ -54,15 +54,50 @@ struct rc_target {
 	} *mods;
 };
 
-/* The object file's bytes as read (relocations applied in place). */
-const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
-
 bool rc_str_empty(const char *s);
 
 struct stat;
 /* Open @path read-only and fstat it into @st: the descriptor, or -errno
  * with @err naming @path.  rc_file_read and the target reader use it. */
 int rc_file_open(const char *path, struct stat *st, struct rc_error *err);
+
+/* elf_write.c, the one ELF writer. */
+
+/* Write @size bytes to @path whole or not at all (a temporary, renamed
+ * into place; mode 0644): 0, -ENOMEM, or -EIO with @err. */
+int rc_elf_write_file(const char *path, const void *data, size_t size,
+		      struct rc_error *err);
+
+/* A symbol to define in the new section (STT_OBJECT, binding kept). */
+struct rc_elf_def {
+	int sym;			/* its index in the symbol table */
+	uint64_t value, size;
+	const char *name;		/* for messages */
+};
+
+/* What rc_elf_rewrite changes of an object. */
+struct rc_elf_rewrite {
+	const char *what;		/* messages say "OBJ: WHAT: ..." */
+	size_t replace_sec;		/* this section's data becomes ... */
+	const void *replace;		/* ... these bytes */
+	size_t replace_size;
+	const char *add_name;		/* a new SHT_PROGBITS, SHF_ALLOC section, */
+	const void *add_data;		/* 8-aligned, after the others */
+	size_t add_size;
+	const struct rc_elf_def *defs;	/* symbols defined in it */
+	size_t nr_defs;
+};
+
+/*
+ * Write @obj rewritten as @w says to the empty file @fd: a new ELF
+ * (ELF_C_WRITE) with the input's sections in their order, so every index
+ * (sh_link, sh_info, symbols' st_shndx, e_shstrndx) stays valid, the
+ * section name table, the symbol table and section @w->replace_sec
+ * replaced, the new section last; libelf lays it out.  0, -ENOMEM, or
+ * -EINVAL with @err.
+ */
+int rc_elf_rewrite(const struct rc_object *obj, const struct rc_elf_rewrite *w, int fd,
+		   struct rc_error *err);
 
 /* The type kinds (the field and enum value kinds: relocore_private.h). */
 bool rc_kind_type_based(enum rc_relo_kind k);

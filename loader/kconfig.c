@@ -10,7 +10,8 @@
  * a frozen read-only map, so the verifier still sees constants and prunes
  * the dead branches - decided now by the baked values.
  *
- * The rewrite, all in the ELF (libelf re-lays out the file):
+ * The rewrite, all in the ELF (elf_write.c's rc_elf_rewrite; libelf
+ * re-lays out the file):
  *   - a section .rodata.kconfig (SHT_PROGBITS, SHF_ALLOC) with the values,
  *     laid out in DATASEC order, each at its type's alignment;
  *   - each extern's symbol: defined in that section (STT_OBJECT, value =
@@ -25,8 +26,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <gelf.h>
-#include <libelf.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +62,6 @@ struct bake {
 	uint32_t sec_id;	/* the DATASEC ".kconfig" */
 	unsigned char *data;	/* the new section's bytes */
 	uint32_t data_size;
-	size_t obj_size;	/* the object file's size */
 };
 
 static int bfail(struct bake *b, const char *fmt, ...)
@@ -464,233 +463,60 @@ out:
 	return copy;
 }
 
-static Elf_Scn *find_scn(Elf *elf, size_t shstrndx, const char *want,
-			 GElf_Word type)
+/* Find each extern's ELF symbol: undefined, named like its VAR (in the
+ * object's view of its symbol table; symbol 0 is not one). */
+static int find_symbols(struct bake *b)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	size_t n, k, symtab;
+	const struct rc_elf_sym *syms = rc_object_symbols(b->obj, &n, &symtab);
+	int i;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh))
-			return NULL;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if ((want && n && !strcmp(n, want)) || (!want && sh.sh_type == type))
-			return scn;
-	}
-	return NULL;
-}
-
-/*
- * Write the rewritten object (see the top of this file) to the empty file
- * @fd: a new ELF (ELF_C_WRITE) with the input's sections in their order,
- * so every index (sh_link, sh_info, symbols' st_shndx, e_shstrndx) stays
- * valid, the section name table, the symbol table and .BTF replaced, and
- * the new section last; libelf lays it out.  (Editing the input in place,
- * ELF_C_RDWR plus elf_newscn, made libelf 0.188 write its section header
- * table past its buffer on a fuzzed object.)
- */
-static int rewrite_elf(struct bake *b, const unsigned char *buf, size_t size, int fd,
-		       void *btf_raw, uint32_t btf_size)
-{
-	Elf *in = NULL, *out = NULL;
-	Elf_Scn *scn = NULL, *symscn, *btfscn;
-	Elf_Data *d, *sd = NULL;
-	GElf_Ehdr eh;
-	GElf_Shdr sh;
-	size_t shstrndx, shnum, phnum, name_idx = 0, new_idx;
-	unsigned char *syms = NULL;
-	char *names = NULL;
-	int i, ret = -EINVAL;
-
-	in = elf_memory((char *)buf, size);
-	if (!in || !gelf_getehdr(in, &eh) || elf_getshdrstrndx(in, &shstrndx) ||
-	    elf_getshdrnum(in, &shnum) || elf_getphdrnum(in, &phnum)) {
-		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
-		goto out;
-	}
-	if (phnum || shnum >= SHN_LORESERVE || !shstrndx || shstrndx >= shnum) {
-		ret = bfail(b, "not a relocatable BPF object libelf can rewrite (%zu program headers, %zu sections, names in section %zu)",
-			    phnum, shnum, shstrndx);
-		goto out;
-	}
-	if (find_scn(in, shstrndx, BAKED_SEC, 0)) {
-		ret = bfail(b, "the object already has a section %s", BAKED_SEC);
-		goto out;
-	}
-	symscn = find_scn(in, shstrndx, NULL, SHT_SYMTAB);
-	btfscn = find_scn(in, shstrndx, ".BTF", 0);
-	if (!symscn || !btfscn || !gelf_getshdr(symscn, &sh) || !sh.sh_entsize) {
-		ret = bfail(b, "no symbol table or .BTF section");
-		goto out;
-	}
-
-	out = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!out || !gelf_newehdr(out, gelf_getclass(in))) {
-		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
-		goto out;
-	}
-	eh.e_phoff = 0;
-	eh.e_shoff = 0;		/* laid out by libelf */
-	if (!gelf_update_ehdr(out, &eh)) {
-		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
-		goto out;
-	}
-	while ((scn = elf_nextscn(in, scn))) {
-		size_t k = elf_ndxscn(scn);
-		Elf_Scn *os = elf_newscn(out);
-		Elf_Data *od;
-
-		if (!os || !gelf_getshdr(scn, &sh) || !(od = elf_newdata(os))) {
-			ret = bfail(b, "section %zu: libelf: %s", k, elf_errmsg(-1));
-			goto out;
-		}
-		od->d_align = sh.sh_addralign ? sh.sh_addralign : 1;
-		od->d_type = ELF_T_BYTE;
-		od->d_size = sh.sh_size;
-		if (k == shstrndx || scn == symscn || scn == btfscn || sh.sh_type != SHT_NOBITS) {
-			d = elf_rawdata(scn, NULL);
-			if (!d || d->d_size != sh.sh_size) {
-				ret = bfail(b, "section %zu: its data cannot be read (libelf: %s)",
-					    k, elf_errmsg(-1));
-				goto out;
-			}
-			od->d_buf = d->d_buf;
-		}
-		if (k == shstrndx) {	/* the new section's name appended */
-			names = malloc(d->d_size + sizeof(BAKED_SEC));
-			if (!names) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			memcpy(names, d->d_buf, d->d_size);
-			memcpy(names + d->d_size, BAKED_SEC, sizeof(BAKED_SEC));
-			name_idx = d->d_size;
-			od->d_buf = names;
-			od->d_size += sizeof(BAKED_SEC);
-			sh.sh_size = od->d_size;
-		} else if (scn == symscn) {	/* a copy to define the externs in */
-			syms = malloc(d->d_size ? d->d_size : 1);
-			if (!syms) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			memcpy(syms, d->d_buf, d->d_size);
-			od->d_buf = syms;
-			od->d_type = ELF_T_SYM;
-			sd = od;
-		} else if (scn == btfscn) {
-			od->d_buf = btf_raw;
-			od->d_size = btf_size;
-			sh.sh_size = btf_size;
-		}
-		sh.sh_offset = 0;
-		if (!gelf_update_shdr(os, &sh)) {
-			ret = bfail(b, "section %zu: libelf: %s", k, elf_errmsg(-1));
-			goto out;
-		}
-	}
-
-	/* the data section, last */
-	scn = elf_newscn(out);
-	if (!scn || !(d = elf_newdata(scn)) || !gelf_getshdr(scn, &sh)) {
-		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
-		goto out;
-	}
-	d->d_buf = b->data;
-	d->d_size = b->data_size;
-	d->d_align = 8;
-	d->d_type = ELF_T_BYTE;
-	sh.sh_name = name_idx;
-	sh.sh_type = SHT_PROGBITS;
-	sh.sh_flags = SHF_ALLOC;
-	sh.sh_addralign = 8;
-	sh.sh_size = b->data_size;
-	gelf_update_shdr(scn, &sh);
-	new_idx = elf_ndxscn(scn);
-
-	/* the externs' symbols, now defined in it */
-	for (i = 0; i < b->nr_ext; i++) {
-		struct kcfg_ext *e = &b->ext[i];
-		GElf_Sym sym;
-
-		if (e->sym < 0 || !gelf_getsym(sd, e->sym, &sym)) {
-			ret = bfail(b, "%s: no symbol", e->name);
-			goto out;
-		}
-		sym.st_shndx = new_idx;
-		sym.st_value = e->off;
-		sym.st_size = e->size;
-		sym.st_info = GELF_ST_INFO(GELF_ST_BIND(sym.st_info), STT_OBJECT);
-		gelf_update_sym(sd, e->sym, &sym);
-	}
-
-	/* lay out first: a hostile alignment must not make a huge file */
-	{
-		off_t sz = elf_update(out, ELF_C_NULL);
-
-		if (sz < 0 || (uint64_t)sz > 2 * (uint64_t)b->obj_size + (1u << 20)) {
-			ret = bfail(b, "the rewritten object would take %lld bytes (section alignments?)",
-				    (long long)sz);
-			goto out;
-		}
-	}
-	if (elf_update(out, ELF_C_WRITE) < 0) {
-		ret = bfail(b, "libelf: writing: %s", elf_errmsg(-1));
-		goto out;
-	}
-	ret = 0;
-out:
-	elf_end(out);
-	elf_end(in);
-	free(names);
-	free(syms);
-	return ret;
-}
-
-/* Find each extern's ELF symbol: undefined, named like its VAR. */
-static int find_symbols(struct bake *b, const unsigned char *buf, size_t size)
-{
-	Elf *elf = elf_memory((char *)buf, size);
-	Elf_Scn *scn;
-	Elf_Data *d;
-	GElf_Shdr sh;
-	size_t shstrndx, n, k;
-	int i, ret = 0;
-
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
-		ret = bfail(b, "libelf: %s", elf_errmsg(-1));
-		goto out;
-	}
-	scn = find_scn(elf, shstrndx, NULL, SHT_SYMTAB);
-	if (!scn || !gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
-	    !(d = elf_getdata(scn, NULL))) {
-		ret = bfail(b, "no symbol table");
-		goto out;
-	}
-	n = sh.sh_size / sh.sh_entsize;
+	if (!syms)
+		return bfail(b, "no symbol table");
 	for (k = 1; k < n; k++) {
-		GElf_Sym s;
-		const char *name;
+		const struct rc_elf_sym *s = &syms[k];
 
-		if (!gelf_getsym(d, k, &s) || s.st_shndx != SHN_UNDEF)
+		if (s->shndx != SHN_UNDEF)
 			continue;
-		name = elf_strptr(elf, sh.sh_link, s.st_name);
-		for (i = 0; name && i < b->nr_ext; i++)
-			if (!strcmp(b->ext[i].name, name)) {
+		for (i = 0; i < b->nr_ext; i++)
+			if (!strcmp(b->ext[i].name, s->name)) {
 				b->ext[i].sym = k;
-				b->ext[i].is_weak = GELF_ST_BIND(s.st_info) == STB_WEAK;
+				b->ext[i].is_weak = s->bind == STB_WEAK;
 			}
 	}
 	for (i = 0; i < b->nr_ext; i++)
-		if (b->ext[i].sym < 0) {
-			ret = bfail(b, "%s: VAR [%u] has no undefined ELF symbol",
-				    b->ext[i].name, b->ext[i].var_id);
-			goto out;
-		}
-out:
-	elf_end(elf);
+		if (b->ext[i].sym < 0)
+			return bfail(b, "%s: VAR [%u] has no undefined ELF symbol",
+				     b->ext[i].name, b->ext[i].var_id);
+	return 0;
+}
+
+/* Write the baked object (see the top of this file) to the empty file @fd
+ * with the library's ELF writer: .BTF replaced by @btf_raw, the values in
+ * a new section .rodata.kconfig, the externs' symbols defined in it. */
+static int write_baked(struct bake *b, int fd, void *btf_raw, uint32_t btf_size)
+{
+	const struct rc_elf_sec *secs;
+	struct rc_elf_def *defs = calloc(b->nr_ext ? b->nr_ext : 1, sizeof(*defs));
+	struct rc_elf_rewrite w = {
+		.what = KCONFIG_SEC, .replace = btf_raw, .replace_size = btf_size,
+		.add_name = BAKED_SEC, .add_data = b->data, .add_size = b->data_size,
+		.defs = defs, .nr_defs = b->nr_ext,
+	};
+	size_t n, k;
+	int i, ret;
+
+	if (!defs)
+		return -ENOMEM;
+	secs = rc_object_sections(b->obj, &n);
+	for (k = 1; k < n && !w.replace_sec; k++)
+		if (!strcmp(secs[k].name, ".BTF"))
+			w.replace_sec = k;
+	for (i = 0; i < b->nr_ext; i++)
+		defs[i] = (struct rc_elf_def){ b->ext[i].sym, b->ext[i].off, b->ext[i].size,
+					       b->ext[i].name };
+	ret = rc_elf_rewrite(b->obj, &w, fd, b->err);
+	free(defs);
 	return ret;
 }
 
@@ -714,15 +540,13 @@ struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
 	*nr_baked = 0;
 	b.target = target ? rc_target_types(target) : NULL;
 	buf = rc_object_bytes(obj, &size);
-	b.obj_size = size;
 	id = b.btf ? btf__find_by_name_kind(b.btf, KCONFIG_SEC, BTF_KIND_DATASEC) : -ENOENT;
 	if (id <= 0)	/* nothing to bake: the same object */
 		return rc_object_open_mem(buf, size, rc_object_name(obj), err);
 	b.sec_id = id;
-	elf_version(EV_CURRENT);
 	ret = collect(&b);
 	if (!ret)
-		ret = find_symbols(&b, buf, size);
+		ret = find_symbols(&b);
 	if (!ret) {	/* a target read from a file: its types checked as read */
 		struct rc_lazy outer = rc_lazy_begin();
 
@@ -738,7 +562,7 @@ struct rc_object *rc_object_bake_kconfig(const struct rc_object *obj,
 		bfail(&b, "out of memory or temporary file: %s", strerror(errno));
 		goto out;
 	}
-	if (rewrite_elf(&b, buf, size, fileno(f), btf_raw, btf_size))
+	if (write_baked(&b, fileno(f), btf_raw, btf_size))
 		goto out;
 	len = lseek(fileno(f), 0, SEEK_END);
 	img = len > 0 ? malloc(len) : NULL;

@@ -2,16 +2,18 @@
 /*
  * object.c - a BPF ELF object: its program sections, .BTF and .BTF.ext
  * (func_info, line_info, core_relo), read with libelf from an in-memory
- * copy of the file.  Relocation patches that copy; writing emits it with
- * the core_relo records consumed.
+ * copy of the file.  The library's one ELF reader: the section headers,
+ * the symbol table and the SHT_REL relocations are read here once, at
+ * open, and kept as a view (rc_object_sections, rc_object_symbols,
+ * rc_object_rels in relocore_private.h) for kconfig baking and check.
+ * Relocation patches the copy; writing emits it with the core_relo
+ * records consumed (through elf_write.c).
  */
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -39,10 +41,25 @@ struct btf_ext_hdr {
 	uint32_t core_relo_off, core_relo_len;
 };
 
+/* The relocations of one SHT_REL section (the view's). */
+struct rel_sec {
+	struct rc_elf_rel *rel;
+	size_t nr;
+};
+
 struct rc_object {
 	char *name;
 	unsigned char *buf;	/* the whole file; patched in place */
 	size_t size;
+	/* the ELF view: sections by index, the first symbol table, the
+	 * SHT_REL sections' entries by section index */
+	size_t nr_secs;
+	struct rc_elf_sec *secs;
+	struct rel_sec *rels;
+	struct rc_elf_sym *syms;	/* NULL: no readable symbol table */
+	size_t nr_syms, symtab;
+	char **names;		/* names libelf gave outside buf: copies */
+	size_t nr_names;
 	struct btf *btf;
 	struct rc_btf *types;	/* the same, as the engine reads it */
 	int nr_progs;
@@ -91,11 +108,31 @@ static int find_prog(const struct rc_object *obj, const char *name)
 	return -1;
 }
 
-/* Read the ELF section headers: program sections, .BTF and .BTF.ext. */
+/* @s, a string libelf returned: in the object's bytes, or a copy kept
+ * with the object (NULL: out of memory). */
+static const char *keep_name(struct rc_object *obj, const char *s)
+{
+	char **more;
+
+	if ((const unsigned char *)s >= obj->buf &&
+	    (const unsigned char *)s < obj->buf + obj->size)
+		return s;
+	more = realloc(obj->names, sizeof(*more) * (obj->nr_names + 1));
+	if (!more)
+		return NULL;
+	obj->names = more;
+	more[obj->nr_names] = strdup(s);
+	return more[obj->nr_names] ? more[obj->nr_names++] : NULL;
+}
+
+/*
+ * Read the ELF section headers into the view; note the program sections,
+ * .BTF and .BTF.ext.
+ */
 static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 			 size_t *btf_off, size_t *btf_size)
 {
-	size_t shstrndx, btf_idx = 0, ext_idx = 0;
+	size_t shstrndx, shnum, btf_idx = 0, ext_idx = 0;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 
@@ -115,8 +152,17 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 			    (unsigned long long)eh.e_shoff, eh.e_shnum, obj->size);
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return fail(err, obj, "no section name table: %s", elf_errmsg(-1));
+	if (elf_getshdrnum(elf, &shnum))
+		return fail(err, obj, "libelf: %s", elf_errmsg(-1));
+	obj->secs = calloc(shnum ? shnum : 1, sizeof(*obj->secs));
+	obj->rels = calloc(shnum ? shnum : 1, sizeof(*obj->rels));
+	if (!obj->secs || !obj->rels)
+		return -ENOMEM;
+	obj->nr_secs = shnum;
+	obj->secs[0].name = "";
 
 	while ((scn = elf_nextscn(elf, scn))) {
+		struct rc_elf_sec *v;
 		GElf_Shdr sh;
 		const char *name;
 
@@ -127,6 +173,13 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 		if (!name)
 			return fail(err, obj, "section %zu: bad name offset %u",
 				    elf_ndxscn(scn), sh.sh_name);
+		if (elf_ndxscn(scn) >= shnum)
+			return fail(err, obj, "libelf: section %zu of %zu", elf_ndxscn(scn), shnum);
+		v = &obj->secs[elf_ndxscn(scn)];
+		*v = (struct rc_elf_sec){ keep_name(obj, name), sh.sh_type, sh.sh_flags,
+			sh.sh_offset, sh.sh_size, sh.sh_link, sh.sh_info, sh.sh_entsize };
+		if (!v->name)
+			return -ENOMEM;
 		if (sh.sh_type == SHT_NOBITS)
 			continue;
 		if (sh.sh_offset > obj->size || sh.sh_size > obj->size - sh.sh_offset)
@@ -134,6 +187,7 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 				    "section %s: offset 0x%llx size 0x%llx beyond the file (0x%zx)",
 				    name, (unsigned long long)sh.sh_offset,
 				    (unsigned long long)sh.sh_size, obj->size);
+		v->data = obj->buf + sh.sh_offset;
 		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR)) {
 			struct prog_sec *p;
 
@@ -166,6 +220,76 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 				*btf_off = sh.sh_offset;
 				*btf_size = sh.sh_size;
 			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The view's symbols: those of the first SHT_SYMTAB, its data size /
+ * sh_entsize of them, each as gelf_getsym reads it (one it cannot read
+ * is all zero), named from its sh_link string table ("" when not).
+ */
+static int read_symbols(struct rc_object *obj, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t n, i;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+		return 0;
+	n = d->d_size / sh.sh_entsize;
+	obj->syms = calloc(n ? n : 1, sizeof(*obj->syms));
+	if (!obj->syms)
+		return -ENOMEM;
+	obj->nr_syms = n;
+	obj->symtab = elf_ndxscn(scn);
+	for (i = 0; i < n; i++) {
+		struct rc_elf_sym *v = &obj->syms[i];
+		const char *nm;
+		GElf_Sym gs;
+
+		v->name = "";
+		if (!gelf_getsym(d, i, &gs))
+			continue;
+		nm = elf_strptr(elf, sh.sh_link, gs.st_name);
+		if (nm && !(nm = keep_name(obj, nm)))
+			return -ENOMEM;
+		*v = (struct rc_elf_sym){ nm ? nm : "", gs.st_shndx, gs.st_value,
+			gs.st_size, GELF_ST_TYPE(gs.st_info), GELF_ST_BIND(gs.st_info) };
+	}
+	return 0;
+}
+
+/* The view's relocations: each SHT_REL section's entries (its data size /
+ * sh_entsize of them) that gelf_getrel reads. */
+static int read_rels(struct rc_object *obj, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		struct rel_sec *rs = &obj->rels[elf_ndxscn(scn)];
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t n, i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL)
+			continue;
+		d = elf_getdata(scn, NULL);
+		n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
+		rs->rel = calloc(n ? n : 1, sizeof(*rs->rel));
+		if (!rs->rel)
+			return -ENOMEM;
+		for (i = 0; i < n; i++) {
+			GElf_Rel r;
+
+			if (gelf_getrel(d, i, &r))
+				rs->rel[rs->nr++] = (struct rc_elf_rel){ r.r_offset,
+					GELF_R_SYM(r.r_info), GELF_R_TYPE(r.r_info) };
 		}
 	}
 	return 0;
@@ -349,7 +473,8 @@ static struct rc_object *open_owned(unsigned char *buf, size_t size,
 		fail(err, obj, "libelf: %s", elf_errmsg(-1));
 		goto err;
 	}
-	ret = read_sections(obj, elf, err, &btf_off, &btf_size);
+	ret = read_sections(obj, elf, err, &btf_off, &btf_size) ?:
+	      read_symbols(obj, elf) ?: read_rels(obj, elf);
 	elf_end(elf);
 	if (ret)
 		goto err;
@@ -543,6 +668,14 @@ void rc_object_free(struct rc_object *obj)
 	for (i = 0; i < obj->nr_progs; i++)
 		free(obj->progs[i].name);
 	free(obj->progs);
+	for (i = 0; obj->rels && i < (int)obj->nr_secs; i++)
+		free(obj->rels[i].rel);
+	free(obj->rels);
+	free(obj->secs);
+	free(obj->syms);
+	for (i = 0; i < (int)obj->nr_names; i++)
+		free(obj->names[i]);
+	free(obj->names);
 	free(obj->relo_secs);
 	free(obj->res);
 	rc_btf_free(obj->types);
@@ -561,6 +694,31 @@ const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size)
 {
 	*size = obj->size;
 	return obj->buf;
+}
+
+const struct rc_elf_sec *rc_object_sections(const struct rc_object *obj, size_t *nr)
+{
+	*nr = obj->nr_secs;
+	return obj->secs;
+}
+
+const struct rc_elf_sym *rc_object_symbols(const struct rc_object *obj, size_t *nr,
+					   size_t *sec)
+{
+	*nr = obj->nr_syms;
+	*sec = obj->symtab;
+	return obj->syms;
+}
+
+const struct rc_elf_rel *rc_object_rels(const struct rc_object *obj, size_t sec,
+					size_t *nr)
+{
+	if (sec >= obj->nr_secs || obj->secs[sec].type != SHT_REL) {
+		*nr = 0;
+		return NULL;
+	}
+	*nr = obj->rels[sec].nr;
+	return obj->rels[sec].rel;
 }
 
 const struct btf *rc_object_btf(const struct rc_object *obj)
@@ -755,39 +913,13 @@ size_t rc_object_results(const struct rc_object *obj,
 int rc_object_write(struct rc_object *obj, const char *path,
 		    struct rc_error *err)
 {
-	size_t plen = strlen(path), size, done = 0;
-	char *tmp = malloc(plen + 16);
+	size_t size;
 	unsigned char *out = rc_object_image(obj, &size);
-	int fd, ret = -EIO;
+	int ret;
 
-	if (!tmp || !out) {
-		free(tmp);
-		free(out);
+	if (!out)
 		return -ENOMEM;
-	}
-	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	while (done < size) {
-		ssize_t n = write(fd, out + done, size - done);
-
-		if (n <= 0)
-			break;
-		done += n;
-	}
-	if (done != size || fchmod(fd, 0644) || fsync(fd) || close(fd) ||
-	    rename(tmp, path)) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: write failed: %s", path,
-		       strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
+	ret = rc_elf_write_file(path, out, size, err);
 	free(out);
 	return ret;
 }

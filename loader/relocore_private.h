@@ -16,7 +16,11 @@
  *                            reads (bg_minimize), rc_fmt;
  *   test/unit/engine_test.c  the essential-name hashes and keys;
  *   test/fuzz/fuzz_object.c  the reader of trusted BTF (rc_btf_from_raw,
- *                            rc_btf_walk).
+ *                            rc_btf_walk);
+ *   check/                   the object's ELF as the loader read it
+ *                            (rc_object_sections, rc_object_symbols,
+ *                            rc_object_rels, rc_object_bytes), so that
+ *                            check does not read the ELF a second time.
  * Nothing else: cli/ and bench/ use relocore.h (and btfgen.h).  Within
  * loader/, internal.h includes it, so each declaration is written once.
  *
@@ -210,6 +214,52 @@ int rc_spec_match(const struct rc_spec *local, const struct rc_btf *tbtf,
 typedef int (*rc_type_fn)(void *ctx, uint32_t id, const struct btf_type *t);
 int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
 		uint32_t kinds, bool named, rc_type_fn fn, void *ctx);
+
+/*
+ * The object's ELF, read once when it is opened (loader/object.c): its
+ * sections, its symbol table and its SHT_REL relocations, as libelf gave
+ * them.  Everything points into the object and lives as long as it.
+ */
+struct rc_elf_sec {
+	const char *name;		/* "" for section 0 */
+	uint32_t type;			/* sh_type */
+	uint64_t flags;			/* sh_flags */
+	uint64_t off, size;		/* sh_offset, sh_size */
+	uint32_t link, info;		/* sh_link, sh_info */
+	uint64_t entsize;		/* sh_entsize */
+	const unsigned char *data;	/* the bytes at off (NULL: SHT_NOBITS);
+					 * in the file's bounds (checked at open) */
+};
+
+/* A symbol; one libelf could not read is all zero, with the name "". */
+struct rc_elf_sym {
+	const char *name;		/* "" when unreadable */
+	uint32_t shndx;			/* st_shndx */
+	uint64_t value, size;		/* st_value, st_size */
+	uint8_t type, bind;		/* STT_*, STB_* */
+};
+
+/* An entry of a SHT_REL section. */
+struct rc_elf_rel {
+	uint64_t off;			/* r_offset in the section it applies to */
+	uint32_t sym, type;		/* ELF64_R_SYM, ELF64_R_TYPE of r_info */
+};
+
+/* The section headers by index, *@nr of them (section 0 included). */
+const struct rc_elf_sec *rc_object_sections(const struct rc_object *obj, size_t *nr);
+/*
+ * The first SHT_SYMTAB's symbols (its data size / sh_entsize of them,
+ * symbol 0 included), its section index in *@sec; NULL (*@nr 0) when the
+ * object has no symbol table libelf can read (none, or sh_entsize 0).
+ */
+const struct rc_elf_sym *rc_object_symbols(const struct rc_object *obj, size_t *nr,
+					   size_t *sec);
+/* The entries libelf could read of SHT_REL section @sec (NULL, *@nr 0 for
+ * any other section). */
+const struct rc_elf_rel *rc_object_rels(const struct rc_object *obj, size_t sec,
+					size_t *nr);
+/* The object file's bytes as read (relocations applied in place). */
+const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
 
 /* snprintf into a fixed buffer, never overflowing. */
 void rc_fmt(char *buf, size_t sz, const char *fmt, ...)
