@@ -2,7 +2,7 @@
 /*
  * progtype.c - the one table of BPF program types by section name (libbpf
  * 1.x's section names), and the one twin policy (progtype.h).  Used by
- * relocore check (check.c) and relocore run (cli/load_opts.c) alike, so
+ * relocore check (check.c) and relocore run (cli/attach.c) alike, so
  * the two cannot decide differently.
  */
 #include <string.h>
