@@ -43,8 +43,6 @@
  * check_internal.h holds what they share (struct ctx).
  */
 #include <errno.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,10 +249,11 @@ static void undecided(struct ctx *c, struct rc_check *out)
 	int i;
 
 	c->no_funcs = !c->vml || rc_btf_for_each_type(c->vml, has_func, NULL) <= 0;
-	if (c->no_funcs && c->tg->base)
-		c->no_funcs = rc_btf_for_each_type(c->tg->base, has_func, NULL) <= 0;
-	for (i = 0; c->no_funcs && i < c->tg->nr_mods; i++)
-		c->no_funcs = rc_btf_for_each_type(c->tg->mods[i].btf, has_func, NULL) <= 0;
+	if (c->no_funcs && c->vml && rc_btf_base(c->vml))
+		c->no_funcs = rc_btf_for_each_type(rc_btf_base(c->vml), has_func, NULL) <= 0;
+	for (i = 0; c->no_funcs && i < rc_target_nr_modules(c->tg); i++)
+		c->no_funcs = rc_btf_for_each_type(rc_target_module(c->tg, i, NULL),
+						   has_func, NULL) <= 0;
 	if (c->no_funcs)
 		note(out, "attach points: the target BTF has no FUNC (minimized?)");
 	if (!c->helpers)
@@ -515,7 +514,6 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 		c.no_trampolines = true;
 	c.lbtf = rc_object_types(c.obj);
 	bytes = rc_object_bytes(c.obj, &size);
-	elf_version(EV_CURRENT);
 	ret = read_elf(&c, err);
 	if (ret)
 		goto fail;

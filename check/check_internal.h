@@ -11,6 +11,10 @@
  * check/target_btf.c (lookups in the target's BTF).  Nothing else: the
  * analysis is used through loader/relocore.h's rc_check_*.
  *
+ * check/ sees the library through relocore.h and the declared private
+ * interface (relocore_private.h: the object's ELF as the loader read it,
+ * the target's modules, the BTF walk), never loader/internal.h.
+ *
  * The shared functions are named chk_*: librelocore.a holds them beside
  * a user's own symbols (librelocore.so does not export them).
  */
@@ -18,10 +22,11 @@
 #define RELOCORE_CHECK_INTERNAL_H
 
 #include <elf.h>
+#include <linux/bpf.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "relocore_private.h"
 #include "progtype.h"
 
 /* The walk's registers (r0-r10), and the tags of rstate.ptr[] that are no

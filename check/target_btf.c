@@ -26,12 +26,11 @@ bool chk_target_has(const struct ctx *c, const char *name, int kind, const char 
 		*mod = NULL;
 	if (find_in(c->vml, name, kind))
 		return true;
-	for (i = 0; i < c->tg->nr_mods; i++)
-		if (find_in(c->tg->mods[i].btf, name, kind)) {
-			if (mod)
-				*mod = c->tg->mods[i].name;
+	for (i = 0; i < rc_target_nr_modules(c->tg); i++)
+		if (find_in(rc_target_module(c->tg, i, mod), name, kind))
 			return true;
-		}
+	if (mod)
+		*mod = NULL;
 	return false;
 }
 
@@ -45,12 +44,14 @@ const struct btf_type *chk_target_type(const struct ctx *c, const char *name, in
 		*in = c->vml;
 		return rc_type(c->vml, id);
 	}
-	for (i = 0; i < c->tg->nr_mods; i++)
-		if (c->tg->mods[i].btf &&
-		    (id = rc_btf_find_by_name_kind(c->tg->mods[i].btf, name, kind)) > 0) {
-			*in = c->tg->mods[i].btf;
-			return rc_type(c->tg->mods[i].btf, id);
+	for (i = 0; i < rc_target_nr_modules(c->tg); i++) {
+		const struct rc_btf *m = rc_target_module(c->tg, i, NULL);
+
+		if (m && (id = rc_btf_find_by_name_kind(m, name, kind)) > 0) {
+			*in = m;
+			return rc_type(m, id);
 		}
+	}
 	return NULL;
 }
 

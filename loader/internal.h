@@ -125,10 +125,6 @@ int rc_fields_are_compat(const struct rc_btf *lbtf, uint32_t lid,
 bool rc_is_flex_arr(const struct rc_btf *btf, const struct rc_access *prev,
 		    const struct btf_array *arr);
 
-/* Call @fn for each own type record of @b, in id order (of an indexed
- * view: rc_btf_walk's walk, every kind, no checks).  Stops at the first
- * non-zero return and returns it. */
-int rc_btf_for_each_type(const struct rc_btf *b, rc_type_fn fn, void *ctx);
 
 /* Index @btf's own types from @start_id on.  With @what, validate @btf in
  * the same pass (rc_btf_validate: -EINVAL with @err). */

@@ -20,7 +20,9 @@
  *   check/                   the object's ELF as the loader read it
  *                            (rc_object_sections, rc_object_symbols,
  *                            rc_object_rels, rc_object_bytes), so that
- *                            check does not read the ELF a second time.
+ *                            check does not read the ELF a second time;
+ *                            the target's modules (rc_target_module); the
+ *                            BTF walk and reads btfgen uses too.
  * Nothing else: cli/ and bench/ use relocore.h (and btfgen.h).  Within
  * loader/, internal.h includes it, so each declaration is written once.
  *
@@ -214,6 +216,10 @@ int rc_spec_match(const struct rc_spec *local, const struct rc_btf *tbtf,
 typedef int (*rc_type_fn)(void *ctx, uint32_t id, const struct btf_type *t);
 int rc_btf_walk(const struct rc_btf *b, const char *what, struct rc_error *err,
 		uint32_t kinds, bool named, rc_type_fn fn, void *ctx);
+/* Call @fn for each own type record of @b, in id order (of an indexed
+ * view: rc_btf_walk's walk, every kind, no checks).  Stops at the first
+ * non-zero return and returns it. */
+int rc_btf_for_each_type(const struct rc_btf *b, rc_type_fn fn, void *ctx);
 
 /*
  * The object's ELF, read once when it is opened (loader/object.c): its
@@ -260,6 +266,12 @@ const struct rc_elf_rel *rc_object_rels(const struct rc_object *obj, size_t sec,
 					size_t *nr);
 /* The object file's bytes as read (relocations applied in place). */
 const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
+
+/* A target's module BTFs (rc_target_add_module): how many, and the @i-th
+ * (NULL out of range) with its name in *@name when @name is set. */
+int rc_target_nr_modules(const struct rc_target *t);
+const struct rc_btf *rc_target_module(const struct rc_target *t, int i,
+				      const char **name);
 
 /* snprintf into a fixed buffer, never overflowing. */
 void rc_fmt(char *buf, size_t sz, const char *fmt, ...)

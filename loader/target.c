@@ -238,6 +238,21 @@ const struct rc_btf *rc_target_types(const struct rc_target *t)
 	return t->vmlinux;
 }
 
+int rc_target_nr_modules(const struct rc_target *t)
+{
+	return t->nr_mods;
+}
+
+const struct rc_btf *rc_target_module(const struct rc_target *t, int i,
+				       const char **name)
+{
+	if (i < 0 || i >= t->nr_mods)
+		return NULL;
+	if (name)
+		*name = t->mods[i].name;
+	return t->mods[i].btf;
+}
+
 int rc_target_add_module(struct rc_target *t, const char *path,
 			 struct rc_error *err)
 {
