@@ -1,4 +1,4 @@
-/* Kernel types in a header NOT named vmlinux.h (pass-kernel-types.c). */
+/* Kernel types in a header NOT named vmlinux.h (pass/kernel-types.c). */
 #ifndef PASS_KERNEL_TYPES_H
 #define PASS_KERNEL_TYPES_H
 #ifdef ANNOTATED

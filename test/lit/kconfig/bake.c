@@ -2,7 +2,7 @@
 // (what libbpf fills at load time for the running kernel) for an offline
 // target: they become read-only globals of .rodata.kconfig, with libbpf's
 // value rules.  Stock clang's `extern ... __kconfig` here; the plugin's
-// __bpf_* globals (pass-kconfig.c) are the same externs.
+// __bpf_* globals (pass/kconfig.c) are the same externs.
 // RUN: %clang_bpf -c %s -o %t.o
 // RUN: %clang_bpf -DTARGET -c %s -o %t.target.o
 // RUN: %clang_bpf -DTARGET -DOLD -c %s -o %t.old.o
