@@ -39,6 +39,8 @@ config.substitutions.append(("%relocore", os.path.join(root, "build", "bin", "re
 config.substitutions.append(("%clang_bpf",
     "clang -target bpf -O2 -g -I/usr/include/x86_64-linux-gnu -I" + inputs))
 config.substitutions.append(("%inputs", inputs))
+# %tools: the small scripts RUN lines call (test/lit/tools/)
+config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
 # --- llvm-pass (relocore-pass.so): %plugin, %opt, %clang_plugin ---
 config.suffixes.append(".ll")
 plugin = os.path.join(root, "build", "lib", "relocore-pass.so") if llvm_version == "14" \
