@@ -5,7 +5,7 @@
 #   FUZZ_DIR   build/fuzz (or $FUZZ_DIR: a second, independent build)
 #   FUZZ_BIN    $FUZZ_DIR/relocore_fuzz    (libFuzzer + ASan + UBSan)
 #   FUZZ_SEEDS  $FUZZ_DIR/seeds            (made from test/fuzz/seeds/*.c and
-#                                           test/lit/*.c)
+#                                           test/lit/AREA/*.c)
 #   FUZZ_REGR   test/fuzz/corpus           (committed regression inputs)
 #   FUZZ_CORPUS $FUZZ_DIR/corpus           (the working corpus, grows)
 #   FUZZ_TARGET $FUZZ_DIR/seeds/target.o   (the fixed target BTF)
@@ -56,14 +56,24 @@ fuzz_build_bin() {
 	fi
 }
 
+# The lit tests' C files (test/lit/AREA/*.c; not Inputs/ or tools/).
+fuzz_lit_tests() {
+	local f
+	for f in "$FUZZ_ROOT"/test/lit/*/*.c; do
+		case $f in */Inputs/* | */tools/*) continue ;; esac
+		[ -f "$f" ] && printf '%s\n' "$f"
+	done
+}
+
 # Compile test/fuzz/seeds/*.c for BPF, strip debug info (the fuzzer does not
 # read it: smaller inputs mutate faster), and make the seed inputs.
 fuzz_build_seeds() {
-	local cc cc16 objdir="$FUZZ_DIR/objs" f name flags
+	local cc cc16 objdir="$FUZZ_DIR/objs" f name flags lits
+	mapfile -t lits < <(fuzz_lit_tests)
 	cc=$(command -v clang-14 || command -v clang) || { fuzz_fail "clang not found"; return 1; }
 	cc16=$(command -v clang-16 || true)
 	if ! fuzz_stale "$FUZZ_SEEDS/.done" "$FUZZ_SRC/seeds" "$FUZZ_SRC/mkseeds.py" \
-			"$FUZZ_SRC/build.sh" "$FUZZ_ROOT"/test/lit/*.c; then
+			"$FUZZ_SRC/build.sh" "${lits[@]}"; then
 		return 0
 	fi
 	echo "fuzz: building seeds in $FUZZ_SEEDS" >&2
@@ -93,9 +103,8 @@ fuzz_build_seeds() {
 	done
 	# the lit tests' programs and their -DTARGET layouts, when they compile
 	local lit="$FUZZ_ROOT/test/lit" pairs=()
-	for f in "$lit"/*.c; do
-		[ -f "$f" ] || continue
-		name=lit-$(basename "$f" .c)
+	for f in "${lits[@]}"; do
+		name=lit-$(basename "$(dirname "$f")")-$(basename "$f" .c)
 		"$cc" "${flags[@]}" -I"$lit/Inputs" -c "$f" -o "$objdir/$name.full.o" 2>/dev/null &&
 		"$cc" "${flags[@]}" -I"$lit/Inputs" -DTARGET -c "$f" -o "$objdir/$name.target" 2>/dev/null &&
 		llvm-objcopy --dump-section .BTF="$objdir/$name.btf" "$objdir/$name.target" ||

@@ -3,7 +3,7 @@
 #
 # Builds (cached: kernel/build.sh) our patched kernel in its KASAN config,
 # boots it and Debian's unpatched prebuilt 6.1 cloud kernel (vm/kernels.list
-# "cloud-6.1") with the same test binary (kernel/selftests/kst.c), and prints
+# "cloud-6.1") with the same test binary (test/kernel/kst.c), and prints
 # one line per test for scripts/check.sh:
 #
 #   PASS: kernel/<test>
@@ -37,10 +37,10 @@ t0=$(date +%s)
 
 # --- the test binary --------------------------------------------------------------
 kst="$work/kst"
-if [ ! -x "$kst" ] || [ "$RC_ROOT/kernel/selftests/kst.c" -nt "$kst" ]; then
-	log "compiling kernel/selftests/kst.c (gcc -static)"
+if [ ! -x "$kst" ] || [ "$RC_ROOT/test/kernel/kst.c" -nt "$kst" ]; then
+	log "compiling test/kernel/kst.c (gcc -static)"
 	gcc -static -O2 -Wall -Wextra -Wno-sign-compare -Wno-missing-field-initializers \
-		-o "$kst.tmp" "$RC_ROOT/kernel/selftests/kst.c" || fail_all "kst.c does not compile"
+		-o "$kst.tmp" "$RC_ROOT/test/kernel/kst.c" || fail_all "kst.c does not compile"
 	mv "$kst.tmp" "$kst"
 fi
 
@@ -71,7 +71,7 @@ fi
 for o in "$exdir"/*.bpf.o; do cp "$o" "$accept/obj/$(basename "$o" .bpf.o).o"; done
 
 # --- images: vm/initramfs.sh's cloud-6.1 image + an overlay --------------------------
-# The overlay replaces /tests/guest-tests.sh with kernel/selftests/guest.sh and
+# The overlay replaces /tests/guest-tests.sh with test/kernel/guest.sh and
 # adds /tests/kst; for our kernel it empties /etc/vm-modules (all built in).
 # Our kernel enters a private kernels.list (RC_VM_KERNELS) under a name that
 # carries its key, so vm/kernel.sh never reuses a stale build, and the
@@ -92,7 +92,7 @@ overlay() { # MODE OUT.img EXTRA...
 	t=$(mktemp -d "$work/.ov.XXXXXX")
 	mkdir -p "$t/tests/kst" "$t/etc"
 	install -m 755 "$kst" "$t/tests/kst/kst"
-	install -m 644 "$RC_ROOT/kernel/selftests/guest.sh" "$t/tests/guest-tests.sh"
+	install -m 644 "$RC_ROOT/test/kernel/guest.sh" "$t/tests/guest-tests.sh"
 	echo "$mode" >"$t/tests/kst/mode"
 	echo 900 >"$t/etc/vm-test-timeout"
 	if [ "$mode" = after ]; then

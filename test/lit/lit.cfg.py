@@ -1,17 +1,20 @@
 # lit configuration for relocore: each test is a C file (or shell-ish
-# test) with RUN: lines and FileCheck patterns beside the code they check.
+# test) with RUN: lines and FileCheck patterns beside the code they check,
+# in one folder per component (reloc/, check/, kconfig/, pass/, btfgen/,
+# embed/, cli/); Inputs/ (%inputs, on the include path) and tools/ are not
+# tests.
 import os
 import lit.formats
 
 # --param llvm=N: clang, opt and FileCheck of LLVM N, and the plugin built
 # against it (build/lib/llvm-N/relocore-pass.so); default 14, the default
 # plugin build/lib/relocore-pass.so.  test/lit/run.sh runs the plugin tests
-# (pass-*) once per installed version and names them lit/llvm-N/...
+# (pass/) once per installed version and names them lit/llvm-N/pass/...
 llvm_version = lit_config.params.get("llvm", "14")
 config.name = "relocore" if llvm_version == "14" else "relocore-llvm" + llvm_version
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".c", ".test"]
-config.excludes = ["Inputs"]
+config.excludes = ["Inputs", "tools"]
 config.test_source_root = os.path.dirname(__file__)
 root = os.path.abspath(os.path.join(config.test_source_root, "..", ".."))
 config.test_exec_root = os.path.join(root, "build", "lit",
@@ -36,6 +39,8 @@ config.substitutions.append(("%relocore", os.path.join(root, "build", "bin", "re
 config.substitutions.append(("%clang_bpf",
     "clang -target bpf -O2 -g -I/usr/include/x86_64-linux-gnu -I" + inputs))
 config.substitutions.append(("%inputs", inputs))
+# %tools: the small scripts RUN lines call (test/lit/tools/)
+config.substitutions.append(("%tools", os.path.join(config.test_source_root, "tools")))
 # --- llvm-pass (relocore-pass.so): %plugin, %opt, %clang_plugin ---
 config.suffixes.append(".ll")
 plugin = os.path.join(root, "build", "lib", "relocore-pass.so") if llvm_version == "14" \

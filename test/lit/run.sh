@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Run the lit suite; print PASS:/FAIL: lines for scripts/check.sh.
-# Every test with LLVM 14 (lit/NAME); then the plugin tests (pass-*) once
-# more for each other LLVM whose plugin was built (build/lib/llvm-N/, one
-# per installed llvm-N-dev), with that LLVM's clang, opt and FileCheck
-# (lit --param llvm=N): lit/llvm-N/NAME.  RC_LIT_LLVM="14 19" picks versions.
+# The tests live in one folder per component (see README.md): reloc/ (the
+# engine through explain/reloc), check/, kconfig/, pass/ (the clang plugin),
+# btfgen/, embed/, cli/; shared inputs in Inputs/, helper scripts in tools/.
+# Every test with LLVM 14 (lit/AREA/NAME); then the plugin tests (pass/)
+# once more for each other LLVM whose plugin was built (build/lib/llvm-N/,
+# one per installed llvm-N-dev), with that LLVM's clang, opt and FileCheck
+# (lit --param llvm=N): lit/llvm-N/pass/NAME.  RC_LIT_LLVM="14 19" picks
+# versions.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../../scripts/need.sh
@@ -34,7 +38,7 @@ for v in ${RC_LIT_LLVM:-14 16 19}; do
 			need clang-19 clang-19
 			need FileCheck-19 llvm-19-tools
 		fi
-		args=(--param "llvm=$v" --filter 'pass-')
+		args=(--param "llvm=$v" --filter ' :: pass/')
 	fi
 	out=$(python3 "$lit" -v "${args[@]}" "$here" 2>&1)
 	r=$?

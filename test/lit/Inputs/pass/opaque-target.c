@@ -1,4 +1,4 @@
-/* The "target kernel" of pass-opaque.c: opaque-vmlinux.h's types laid out
+/* The "target kernel" of pass/opaque.c: opaque-vmlinux.h's types laid out
  * differently (members moved, union members reordered, bitfields moved). */
 typedef unsigned int u32;
 typedef unsigned long long u64;

@@ -1,4 +1,4 @@
-/* Kernel types for pass-opaque.c (a vmlinux.h stand-in: the file name
+/* Kernel types for pass/opaque.c (a vmlinux.h stand-in: the file name
  * contains "vmlinux.h"): accesses that opaque pointers (LLVM 16, 19) make
  * without a cast or without any GEP: union members, bitfield storage at
  * offset 0, unions and such structs reached through pointer variables. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # /tests/guest-tests.sh of the kernel selftest image (test/kernel/run.sh):
 # runs inside QEMU under vm/init.sh, output goes to /results/guest.log.
-#   /tests/kst/kst            the test binary (kernel/selftests/kst.c)
+#   /tests/kst/kst            the test binary (test/kernel/kst.c)
 #   /tests/kst/mode           "before" (Debian's kernel) or "after" (ours)
 #   /tests/kst/btf/*.btf      raw BTF that must be accepted (after only)
 #   /tests/kst/obj/*.o        objects whose .BTF must be accepted (after only)

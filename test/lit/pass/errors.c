@@ -12,9 +12,9 @@ __attribute__((section("kprobe/f"))) int f(struct task_struct *t)
 {
 	return t->tgid;
 }
-// NOG: pass-errors.c:[[#@LINE-4]]:{{[0-9]+}}: error: relocore: no type debug info: kernel types cannot be recognized and nothing is relocated (compile with -g) (in function f; no source line: compile with -g)
+// NOG: pass/errors.c:[[#@LINE-4]]:{{[0-9]+}}: error: relocore: no type debug info: kernel types cannot be recognized and nothing is relocated (compile with -g) (in function f; no source line: compile with -g)
 // NOGBTF: error: relocore: cannot relocate an access to kernel type 'struct task_struct': no type debug info (compile with -g) (in function f
-// LINES: pass-errors.c:13:12: error: relocore: cannot relocate an access to kernel type 'struct task_struct': no type debug info (compile with -g)
+// LINES: pass/errors.c:13:12: error: relocore: cannot relocate an access to kernel type 'struct task_struct': no type debug info (compile with -g)
 // NOFILE: error: relocore: cannot read {{.*}}.missing
 
 #ifdef BFWRITE
@@ -23,5 +23,5 @@ __attribute__((section("fentry/g"))) int g(struct task_struct *t)
 	t->in_iowait = 1;
 	return 0;
 }
-// BF: pass-errors.c:[[#@LINE-3]]:5: error: relocore: cannot relocate this use of a bitfield of 'task_struct' (only reads of a bitfield are relocated)
+// BF: pass/errors.c:[[#@LINE-3]]:5: error: relocore: cannot relocate this use of a bitfield of 'task_struct' (only reads of a bitfield are relocated)
 #endif

@@ -9,9 +9,9 @@
 // RUN: bpftool gen object %t.linked.o %t.o
 // RUN: %relocore explain %t.o --btf %t.o | FileCheck %s --check-prefix=EXPLAIN
 // offline, for a named target (relocore reloc --kernel-release): the
-// plugin's globals bake like libbpf's externs (kconfig-bake.c)
+// plugin's globals bake like libbpf's externs (kconfig/bake.c)
 // RUN: %relocore reloc %t.o --btf %t.o --kernel-release 6.2.300-rc1 -o %t.baked.o
-// RUN: %inputs/kconfig/values.sh %t.baked.o | FileCheck %s --check-prefix=BAKED
+// RUN: %tools/kconfig-values.sh %t.baked.o | FileCheck %s --check-prefix=BAKED
 #include "common.h"
 #include "pass/vmlinux.h"
 

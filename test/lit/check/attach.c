@@ -12,7 +12,7 @@
 // RUN: %relocore archive create -o %t.rcba 1.0-old=%t.old.o 2.0-new=%t.new.o
 // RUN: %relocore check %t.o --archive %t.rcba --all --json > %t.json; echo rc=$? > %t.rc
 // RUN: grep -qx rc=1 %t.rc
-// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k={x['release']: x for x in d['kernels']}; assert sorted(k) == ['1.0-old','2.0-new'], k; p={x['name']: x for x in k['2.0-new']['programs']}; assert sorted(n for n in p if not p[n]['ok']) == ['fe_dummy','fe_missing','fe_none','kp_arm','kp_missing','kp_nosys','tp_missing','tpbtf_missing','unknown_sec'], p; q={x['name']: x for x in k['1.0-old']['programs']}; assert [x['kind'] for x in q['lsm_open']['problems']] == ['program_type'] and [x['kind'] for x in q['future_helper']['problems']] == ['helper'] and q['fe_none']['problems'][0]['detail'].startswith('needs '); print('fleet ok')" %t.json | FileCheck --check-prefix=FLEET %s
+// RUN: python3 %tools/check-attach-fleet.py %t.json | FileCheck --check-prefix=FLEET %s
 // FLEET: fleet ok
 // RUN: %relocore check %t.o --archive %t.rcba --all > %t.fleet.txt 2> %t.fleet.err; test $? -eq 1
 // RUN: FileCheck --check-prefix=TABLE %s < %t.fleet.txt

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# values.sh OBJ - print each symbol of OBJ's .rodata.kconfig (the section
+# kconfig-values.sh OBJ - print each symbol of OBJ's .rodata.kconfig (the section
 # `relocore reloc --kernel-release` bakes) as "NAME @OFFSET = hex bytes",
 # read from the ELF with llvm-readelf and od: independent of relocore.
 set -euo pipefail

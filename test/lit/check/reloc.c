@@ -10,7 +10,7 @@
 // RUN: FileCheck --check-prefix=NEW %s < %t.new.txt
 // RUN: %relocore check %t.o --btf %t.old.o --json > %t.json; echo rc=$? > %t.rc
 // RUN: grep -qx rc=1 %t.rc
-// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k=d['kernels']; assert list(d) == ['object','kernels'] and len(k) == 1 and list(k[0]) == ['release','target','programs','not_loaded'] and k[0]['release'] is None; p={x['name']: x for x in k[0]['programs']}; assert all(list(x) == ['name','section','ok','problems'] for x in p.values()); assert p['guarded']['ok'] and p['enum_guarded']['ok'] and p['sub_guarded']['ok'], p; assert not p['unguarded']['ok'] and [q['kind'] for q in p['unguarded']['problems']] == ['relocation'], p; assert not p['via_sub']['ok'] and '.text' in p['via_sub']['problems'][0]['detail']; print('json ok')" %t.json | FileCheck --check-prefix=JSON %s
+// RUN: python3 %tools/check-reloc-json.py %t.json | FileCheck --check-prefix=JSON %s
 // JSON: json ok
 #include "common.h"
 

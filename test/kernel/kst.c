@@ -259,9 +259,14 @@ static void evidence(const char *name, const char *what, const char *text)
 
 /* ---- patches 2 and 4: BTF checks ----------------------------------------- */
 
-struct btf_case {
+/* One row of "kst run" (the table tests[] below main's helpers): the
+ * test's name (its RESULT line), the function that runs it, and for the
+ * BTF checks (run_btf_case) the BTF to load and what the kernel must say.
+ */
+struct kst_test {
 	const char *name;
-	void (*build)(struct bb *b);
+	void (*run)(const struct kst_test *t);
+	void (*build)(struct bb *b);	/* run_btf_case: the BTF */
 	int err;		/* expected: 0 accepted, else errno */
 	const char *line;	/* expected verifier log line (when err) */
 };
@@ -407,28 +412,6 @@ static void b_legal_layouts(struct bb *b)
 	bb_member(b, "d", flex, 32, 0);
 }
 
-static const struct btf_case btf_cases[] = {
-	/* patch 2 */
-	{ "p2_enum1_member_at_end", b_enum1_at_end, 0, NULL },
-	{ "p2_enum2_member_at_end", b_enum2_at_end, 0, NULL },
-	{ "p2_enum64_member_past_end", b_enum64_past_end, EINVAL,
-	  "\te type_id=1 bitfield_size=0 bits_offset=0 Member exceeds struct_size" },
-	{ "p2_enum64_bitfield_40", b_enum64_bitfield40, 0, NULL },
-	{ "p2_enum1_bitfield_9", b_enum1_bitfield9, EINVAL,
-	  "\te type_id=1 bitfield_size=9 bits_offset=0 Invalid member bitfield_size" },
-	{ "ctl_enum4_bitfields", b_enum4_bitfields, 0, NULL },
-	/* patch 4 */
-	{ "p4_overlap_int", b_overlap_int, EINVAL,
-	  "\tb type_id=1 bits_offset=16 Member overlaps the previous member" },
-	{ "p4_overlap_kflag_bitfields", b_overlap_kflag_bitfields, EINVAL,
-	  "\tb type_id=1 bitfield_size=8 bits_offset=4 Member overlaps the previous member" },
-	{ "p4_overlap_legacy_bitfields", b_overlap_legacy_bitfields, EINVAL,
-	  "\tb type_id=1 bits_offset=4 Member overlaps the previous member" },
-	{ "p4_overlap_struct_member", b_overlap_struct_member, EINVAL,
-	  "\tc type_id=1 bits_offset=32 Member overlaps the previous member" },
-	{ "ctl_legal_layouts", b_legal_layouts, 0, NULL },
-};
-
 /* does vlog have a line equal to line? */
 static int log_has_line(const char *line)
 {
@@ -443,7 +426,10 @@ static int log_has_line(const char *line)
 	return 0;
 }
 
-static void run_btf_case(const struct btf_case *c)
+/* Load the row's BTF: PASS when the kernel accepts it and the row expects
+ * that, or rejects it with the row's errno and verifier log line.
+ */
+static void run_btf_case(const struct kst_test *c)
 {
 	static struct bb b;
 	int fd;
@@ -538,6 +524,31 @@ static const char *strip_header(const char *text)
 	return text;
 }
 
+/* Pin map fd at pin (replacing what was there) and read the pin back (the
+ * BTF pretty printer's text): the text (malloc'd), or NULL after a FAIL
+ * result for test name.  The caller unlinks the pin.
+ */
+static char *pin_and_cat(const char *name, int fd, const char *pin)
+{
+	char *text;
+	int err;
+
+	unlink(pin);
+	err = obj_pin(fd, pin);
+	if (err) {
+		result(name, 0, "pin: %s", strerror(-err));
+		return NULL;
+	}
+	text = read_file(pin, NULL);
+	if (!text) {
+		int e = errno;
+
+		printf("%s: cat %s: %s\n", name, pin, strerror(e));
+		result(name, 0, "cat %s: %s", pin, strerror(e));
+	}
+	return text;
+}
+
 static int map_create(int type, int key_size, int value_size, int max,
 		      int flags, int btf_fd, int key_id, int value_id)
 {
@@ -609,11 +620,37 @@ static int lpm_map(int *btf_fd)
 	return fd;
 }
 
-static int lpm_put(int fd, int plen, int a, int b, int c, int d, uint64_t v)
-{
-	struct lpm_key k = { plen, { a, b, c, d } };
+/* one entry of a test's trie: prefixlen, the address, the value */
+struct lpm_entry {
+	struct lpm_key key;
+	uint64_t value;
+};
 
-	return map_update(fd, &k, &v);
+/* The LPM trie of lpm_map() holding entries[0..n), pinned at pin and read
+ * back once: the map fd (its BTF fd in *btf_fd, the text in *text), or -1
+ * after a FAIL result for test name (nothing left open or pinned).
+ */
+static int lpm_pinned(const char *name, const char *pin,
+		      const struct lpm_entry *entries, int n, int *btf_fd,
+		      char **text)
+{
+	int fd, i;
+
+	fd = lpm_map(btf_fd);
+	if (fd < 0) {
+		result(name, 0, "cannot create the LPM trie: %s", strerror(-fd));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		map_update(fd, &entries[i].key, &entries[i].value);
+	*text = pin_and_cat(name, fd, pin);
+	if (!*text) {
+		unlink(pin);
+		close(fd);
+		close(*btf_fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* Taken from a run of the patched kernel.  1-byte int arrays are printed
@@ -627,39 +664,26 @@ static int lpm_put(int fd, int plen, int a, int b, int c, int d, uint64_t v)
 	"{24,[10,2,3,],}: 3\n" \
 	"{8,[10,],}: 1\n"
 
-static void test_lpm_cat(void)
+static void test_lpm_cat(const struct kst_test *t)
 {
-	const char *name = "p1_lpm_trie_cat";
+	const char *name = t->name;
 	const char *pin = BPFFS "/kst_lpm";
-	int btf_fd, fd, err;
+	static const struct lpm_entry entries[] = {
+		{ { 8, { 10, 0, 0, 0 } }, 1 },
+		{ { 16, { 10, 1, 0, 0 } }, 2 },
+		{ { 24, { 10, 2, 3, 0 } }, 3 },
+		{ { 32, { 10, 2, 3, 4 } }, 4 },
+	};
+	int btf_fd, fd;
 	char *text;
 
-	fd = lpm_map(&btf_fd);
-	if (fd < 0) {
-		result(name, 0, "cannot create the LPM trie: %s", strerror(-fd));
+	fd = lpm_pinned(name, pin, entries, 4, &btf_fd, &text);
+	if (fd < 0)
 		return;
-	}
-	lpm_put(fd, 8, 10, 0, 0, 0, 1);
-	lpm_put(fd, 16, 10, 1, 0, 0, 2);
-	lpm_put(fd, 24, 10, 2, 3, 0, 3);
-	lpm_put(fd, 32, 10, 2, 3, 4, 4);
-	unlink(pin);
-	err = obj_pin(fd, pin);
-	if (err) {
-		result(name, 0, "pin: %s", strerror(-err));
-		goto out;
-	}
-	text = read_file(pin, NULL);
-	if (!text) {
-		printf("%s: cat %s: %s\n", name, pin, strerror(errno));
-		result(name, 0, "cat %s: %s", pin, strerror(errno));
-		goto out;
-	}
 	evidence(name, "cat " BPFFS "/kst_lpm", text);
 	result(name, !strcmp(strip_header(text), LPM_CAT_EXPECT),
 	       "output differs from the expected text");
 	free(text);
-out:
 	unlink(pin);
 	close(fd);
 	close(btf_fd);
@@ -669,34 +693,22 @@ out:
  * (4 <= i < 32) while the reader cats the pin: every line must be one of
  * the stable entries or a 10.i.0.0/16 line with its own value.
  */
-static void test_lpm_race(void)
+static void test_lpm_race(const struct kst_test *t)
 {
-	const char *name = "p1_lpm_trie_cat_racing_updates";
+	const char *name = t->name;
 	const char *pin = BPFFS "/kst_lpm_race";
-	int btf_fd, fd, err, reads = 0, lines = 0, bad = 0, status;
+	static const struct lpm_entry entries[] = {
+		{ { 8, { 10, 0, 0, 0 } }, 1 },
+		{ { 24, { 10, 2, 3, 0 } }, 3 },
+	};
+	int btf_fd, fd, reads = 0, lines = 0, bad = 0, status;
 	time_t end;
 	pid_t pid;
 	char *text, badline[128] = "";
 
-	fd = lpm_map(&btf_fd);
-	if (fd < 0) {
-		result(name, 0, "cannot create the LPM trie: %s", strerror(-fd));
+	fd = lpm_pinned(name, pin, entries, 2, &btf_fd, &text);
+	if (fd < 0)
 		return;
-	}
-	lpm_put(fd, 8, 10, 0, 0, 0, 1);
-	lpm_put(fd, 24, 10, 2, 3, 0, 3);
-	unlink(pin);
-	err = obj_pin(fd, pin);
-	if (err) {
-		result(name, 0, "pin: %s", strerror(-err));
-		goto out;
-	}
-	text = read_file(pin, NULL);
-	if (!text) {
-		printf("%s: cat %s: %s\n", name, pin, strerror(errno));
-		result(name, 0, "cat %s: %s", pin, strerror(errno));
-		goto out;
-	}
 	free(text);
 
 	pid = fork();
@@ -762,7 +774,6 @@ static void test_lpm_race(void)
 	       name, reads, lines, bad, bad ? ", first: " : "", badline);
 	result(name, !bad && reads > 0, "%d bad lines, first: %s", bad,
 	       badline);
-out:
 	unlink(pin);
 	close(fd);
 	close(btf_fd);
@@ -791,9 +802,9 @@ struct show_val {
  */
 #define SHOW_EXPECT "0: {V1,127,4294967297,V2,0x3,V3,0x3fc00000,4294967295,0xc004000000000000,M1,}\n"
 
-static void test_show(void)
+static void test_show(const struct kst_test *t)
 {
-	const char *name = "p3_bpffs_show_enums_bitfields_floats";
+	const char *name = t->name;
 	const char *pin = BPFFS "/kst_show";
 	static const char *const s_names[] = { "M1", "Z0" };
 	static const int64_t s_vals[] = { -1, 0 };
@@ -801,7 +812,7 @@ static void test_show(void)
 	unsigned int u8, u32, i32, e1, e8, e4, e64s, es1, f4, f8, val;
 	struct show_val v;
 	uint32_t k = 0;
-	int btf_fd, fd, err;
+	int btf_fd, fd;
 	char *text;
 
 	bb_init(&b);
@@ -853,17 +864,9 @@ static void test_show(void)
 	v.h = -2.5;
 	v.s = -1;
 	map_update(fd, &k, &v);
-	unlink(pin);
-	err = obj_pin(fd, pin);
-	if (err) {
-		result(name, 0, "pin: %s", strerror(-err));
+	text = pin_and_cat(name, fd, pin);
+	if (!text)
 		goto out;
-	}
-	text = read_file(pin, NULL);
-	if (!text) {
-		result(name, 0, "cat %s: %s", pin, strerror(errno));
-		goto out;
-	}
 	evidence(name, "cat " BPFFS "/kst_show", text);
 	printf("%s: expected:\n%s: | %s", name, name, SHOW_EXPECT);
 	result(name, !strcmp(strip_header(text), SHOW_EXPECT),
@@ -880,9 +883,9 @@ out:
 /* from a run of the patched kernel */
 #define P5_LOG_LINE "prog '': relo #0: patched insn #0 (ALU/ALU64) imm 0 -> 8"
 
-static void test_core_relo(void)
+static void test_core_relo(const struct kst_test *t)
 {
-	const char *name = "p5_core_relo_without_func_info";
+	const char *name = t->name;
 	/* r0 = 0 (the local offset of list_head___kst.prev); exit */
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
@@ -958,6 +961,29 @@ static void test_core_relo(void)
 
 /* ---- loading real BTF --------------------------------------------------- */
 
+/* Bytes a type record takes: struct btf_type and what its kind appends
+ * (members, enumerators, params, secinfos...); unknown kinds append nothing.
+ */
+static size_t btf_type_len(const struct btf_type *bt)
+{
+	size_t vlen = BTF_INFO_VLEN(bt->info);
+
+	switch (BTF_INFO_KIND(bt->info)) {
+	case BTF_KIND_INT: return sizeof(*bt) + 4;
+	case BTF_KIND_ARRAY: return sizeof(*bt) + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return sizeof(*bt) + vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM: return sizeof(*bt) + vlen * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64: return sizeof(*bt) + vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO: return sizeof(*bt) + vlen * sizeof(struct btf_param);
+	case BTF_KIND_VAR: return sizeof(*bt) + sizeof(struct btf_var);
+	case BTF_KIND_DATASEC:
+		return sizeof(*bt) + vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_DECL_TAG: return sizeof(*bt) + sizeof(struct btf_decl_tag);
+	default: return sizeof(*bt);
+	}
+}
+
 static void *slurp(const char *path, size_t *len)
 {
 	struct stat st;
@@ -998,30 +1024,6 @@ static void accept_blob(const char *label, const void *data, size_t len)
 	printf("%s: BPF_BTF_LOAD of %zu bytes: %s; log tail: %s\n", name, len,
 	       strerror(-fd), last_log_line());
 	result(name, 0, "%s: %s", strerror(-fd), last_log_line());
-}
-
-static void cmd_load_btf(int argc, char **argv)
-{
-	int i;
-
-	for (i = 0; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-		size_t len;
-		void *p;
-
-		if (!eq) {
-			result(argv[i], 0, "argument is not LABEL=FILE");
-			continue;
-		}
-		*eq = 0;
-		p = slurp(eq + 1, &len);
-		if (!p) {
-			result(argv[i], 0, "cannot read %s", eq + 1);
-			continue;
-		}
-		accept_blob(argv[i], p, len);
-		free(p);
-	}
 }
 
 /* The .BTF of a BPF ELF object as a loader sends it: DATASEC sizes are the
@@ -1069,25 +1071,8 @@ static void *obj_btf(const char *path, size_t *out_len, char *why, size_t wlen)
 
 		/* index the types, then fix the DATASECs */
 		while (t < tend && n < (1 << 17) - 1) {
-			struct btf_type *bt = (struct btf_type *)t;
-			int vlen = BTF_INFO_VLEN(bt->info);
-
 			types[++n] = t;
-			t += sizeof(*bt);
-			switch (BTF_INFO_KIND(bt->info)) {
-			case BTF_KIND_INT: t += 4; break;
-			case BTF_KIND_ARRAY: t += sizeof(struct btf_array); break;
-			case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-				t += vlen * sizeof(struct btf_member); break;
-			case BTF_KIND_ENUM: t += vlen * sizeof(struct btf_enum); break;
-			case BTF_KIND_ENUM64: t += vlen * sizeof(struct btf_enum64); break;
-			case BTF_KIND_FUNC_PROTO: t += vlen * sizeof(struct btf_param); break;
-			case BTF_KIND_VAR: t += sizeof(struct btf_var); break;
-			case BTF_KIND_DATASEC:
-				t += vlen * sizeof(struct btf_var_secinfo); break;
-			case BTF_KIND_DECL_TAG: t += sizeof(struct btf_decl_tag); break;
-			default: break;
-			}
+			t += btf_type_len((struct btf_type *)t);
 		}
 		for (i = 1; i <= n; i++) {
 			struct btf_type *bt = (struct btf_type *)types[i];
@@ -1153,7 +1138,10 @@ static void *obj_btf(const char *path, size_t *out_len, char *why, size_t wlen)
 	return btf;
 }
 
-static void cmd_load_obj(int argc, char **argv)
+/* kst load-btf (objects 0: raw BTF files) or load-obj (objects 1: the
+ * .BTF of BPF ELF objects): one accept/LABEL result per LABEL=FILE argument.
+ */
+static void cmd_load(int argc, char **argv, int objects)
 {
 	char why[128];
 	int i;
@@ -1168,13 +1156,19 @@ static void cmd_load_obj(int argc, char **argv)
 			continue;
 		}
 		*eq = 0;
-		p = obj_btf(eq + 1, &len, why, sizeof(why));
-		if (!p) {
-			result(argv[i], 0, "%s: %s", eq + 1, why);
-			continue;
+		if (objects) {
+			p = obj_btf(eq + 1, &len, why, sizeof(why));
+			if (!p)
+				result(argv[i], 0, "%s: %s", eq + 1, why);
+		} else {
+			p = slurp(eq + 1, &len);
+			if (!p)
+				result(argv[i], 0, "cannot read %s", eq + 1);
 		}
-		accept_blob(argv[i], p, len);
-		free(p);
+		if (p) {
+			accept_blob(argv[i], p, len);
+			free(p);
+		}
 	}
 }
 
@@ -1354,23 +1348,8 @@ static void cmd_fuzz(int n, uint64_t seed)
 			for (id = 1; t + sizeof(struct btf_type) <= tend; id++) {
 				struct btf_type *bt = (struct btf_type *)t;
 				int kind = BTF_INFO_KIND(bt->info);
-				int vlen = BTF_INFO_VLEN(bt->info);
 
-				t += sizeof(*bt);
-				switch (kind) {
-				case BTF_KIND_INT: t += 4; break;
-				case BTF_KIND_ARRAY: t += sizeof(struct btf_array); break;
-				case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-					t += vlen * sizeof(struct btf_member); break;
-				case BTF_KIND_ENUM: t += vlen * sizeof(struct btf_enum); break;
-				case BTF_KIND_ENUM64: t += vlen * sizeof(struct btf_enum64); break;
-				case BTF_KIND_FUNC_PROTO: t += vlen * sizeof(struct btf_param); break;
-				case BTF_KIND_VAR: t += sizeof(struct btf_var); break;
-				case BTF_KIND_DATASEC:
-					t += vlen * sizeof(struct btf_var_secinfo); break;
-				case BTF_KIND_DECL_TAG: t += sizeof(struct btf_decl_tag); break;
-				default: break;
-				}
+				t += btf_type_len(bt);
 				if (kind == BTF_KIND_INT || kind == BTF_KIND_STRUCT ||
 				    kind == BTF_KIND_UNION || kind == BTF_KIND_ENUM ||
 				    kind == BTF_KIND_ENUM64 || kind == BTF_KIND_FLOAT)
@@ -1388,6 +1367,40 @@ static void cmd_fuzz(int n, uint64_t seed)
 	result("fuzz_btf_load", 1, "");
 }
 
+/* ---- the table of "kst run" ------------------------------------------------ */
+
+/* One row per test, run in this order; kst run FILTER runs the rows whose
+ * name contains FILTER.
+ */
+static const struct kst_test tests[] = {
+	/* patch 2 */
+	{ "p2_enum1_member_at_end", run_btf_case, b_enum1_at_end, 0, NULL },
+	{ "p2_enum2_member_at_end", run_btf_case, b_enum2_at_end, 0, NULL },
+	{ "p2_enum64_member_past_end", run_btf_case, b_enum64_past_end, EINVAL,
+	  "\te type_id=1 bitfield_size=0 bits_offset=0 Member exceeds struct_size" },
+	{ "p2_enum64_bitfield_40", run_btf_case, b_enum64_bitfield40, 0, NULL },
+	{ "p2_enum1_bitfield_9", run_btf_case, b_enum1_bitfield9, EINVAL,
+	  "\te type_id=1 bitfield_size=9 bits_offset=0 Invalid member bitfield_size" },
+	{ "ctl_enum4_bitfields", run_btf_case, b_enum4_bitfields, 0, NULL },
+	/* patch 4 */
+	{ "p4_overlap_int", run_btf_case, b_overlap_int, EINVAL,
+	  "\tb type_id=1 bits_offset=16 Member overlaps the previous member" },
+	{ "p4_overlap_kflag_bitfields", run_btf_case, b_overlap_kflag_bitfields, EINVAL,
+	  "\tb type_id=1 bitfield_size=8 bits_offset=4 Member overlaps the previous member" },
+	{ "p4_overlap_legacy_bitfields", run_btf_case, b_overlap_legacy_bitfields, EINVAL,
+	  "\tb type_id=1 bits_offset=4 Member overlaps the previous member" },
+	{ "p4_overlap_struct_member", run_btf_case, b_overlap_struct_member, EINVAL,
+	  "\tc type_id=1 bits_offset=32 Member overlaps the previous member" },
+	{ "ctl_legal_layouts", run_btf_case, b_legal_layouts, 0, NULL },
+	/* patch 1 */
+	{ "p1_lpm_trie_cat", test_lpm_cat },
+	{ "p1_lpm_trie_cat_racing_updates", test_lpm_race },
+	/* patch 3 */
+	{ "p3_bpffs_show_enums_bitfields_floats", test_show },
+	/* patch 5 */
+	{ "p5_core_relo_without_func_info", test_core_relo },
+};
+
 /* ---- main ------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1401,23 +1414,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "load-btf")) {
-		cmd_load_btf(argc - 2, argv + 2);
+		cmd_load(argc - 2, argv + 2, 0);
 	} else if (!strcmp(argv[1], "load-obj")) {
-		cmd_load_obj(argc - 2, argv + 2);
+		cmd_load(argc - 2, argv + 2, 1);
 	} else if (!strcmp(argv[1], "fuzz") && argc == 4) {
 		cmd_fuzz(atoi(argv[2]), strtoull(argv[3], NULL, 0));
 	} else if (!strcmp(argv[1], "run")) {
-		for (i = 0; i < sizeof(btf_cases) / sizeof(btf_cases[0]); i++)
-			if (!filter || strstr(btf_cases[i].name, filter))
-				run_btf_case(&btf_cases[i]);
-		if (!filter || strstr("p1_lpm_trie_cat", filter))
-			test_lpm_cat();
-		if (!filter || strstr("p1_lpm_trie_cat_racing_updates", filter))
-			test_lpm_race();
-		if (!filter || strstr("p3_bpffs_show", filter))
-			test_show();
-		if (!filter || strstr("p5_core_relo", filter))
-			test_core_relo();
+		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			if (!filter || strstr(tests[i].name, filter))
+				tests[i].run(&tests[i]);
 	} else {
 		fprintf(stderr, "kst: unknown command %s\n", argv[1]);
 		return 2;

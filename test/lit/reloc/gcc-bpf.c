@@ -11,7 +11,7 @@
 // where .BTF.ext lands depends on what precedes it (the source path is in
 // .BTF): a copy with it moved to an offset that is not a multiple of 4 must
 // be read the same way, by relocore and by libbpf (bpftool)
-// RUN: python3 %inputs/btf-ext-misalign.py %t.gcc.o %t.gcc1.o | FileCheck --check-prefix=UNALIGNED %s
+// RUN: python3 %tools/btf-ext-misalign.py %t.gcc.o %t.gcc1.o | FileCheck --check-prefix=UNALIGNED %s
 // UNALIGNED: ext offset mod 4 = 1
 // RUN: %relocore explain %t.gcc1.o --btf %t.target.o | FileCheck %s
 // RUN: bpftool -d gen min_core_btf %t.target.o %t.min.btf %t.gcc1.o 2>&1 | FileCheck --check-prefix=LIBBPF %s

@@ -29,10 +29,10 @@ SEC("fentry/f") int f(u64 *ctx)
 	return t->tgid + m->v + u->tgid + w->tgid + x->tgid;
 }
 char LICENSE[] SEC("license") = "GPL";
-// REMARK-DAG: pass-container-of.c:22:{{[0-9]+}}: remark: relocated container_of offset task_struct.tasks
-// REMARK-DAG: pass-container-of.c:25:{{[0-9]+}}: remark: container_of: no member of 'task_struct' at offset 44: not relocated
-// REMARK-DAG: pass-container-of.c:26:{{[0-9]+}}: remark: relocated container_of offset task_struct.sched.last
-// REMARK-DAG: pass-container-of.c:27:{{[0-9]+}}: remark: relocated container_of offset task_struct.tasks
+// REMARK-DAG: pass/container-of.c:22:{{[0-9]+}}: remark: relocated container_of offset task_struct.tasks
+// REMARK-DAG: pass/container-of.c:25:{{[0-9]+}}: remark: container_of: no member of 'task_struct' at offset 44: not relocated
+// REMARK-DAG: pass/container-of.c:26:{{[0-9]+}}: remark: relocated container_of offset task_struct.sched.last
+// REMARK-DAG: pass/container-of.c:27:{{[0-9]+}}: remark: relocated container_of offset task_struct.tasks
 // REMARK-NOT: mine
 // EXPLAIN-DAG: byte_off {{ *}}task_struct.tasks {{.*}}  128 -> 192
 // EXPLAIN-DAG: byte_off {{ *}}task_struct.sched.last {{.*}}  80 -> 24

@@ -2,13 +2,13 @@
 // (what libbpf fills at load time for the running kernel) for an offline
 // target: they become read-only globals of .rodata.kconfig, with libbpf's
 // value rules.  Stock clang's `extern ... __kconfig` here; the plugin's
-// __bpf_* globals (pass-kconfig.c) are the same externs.
+// __bpf_* globals (pass/kconfig.c) are the same externs.
 // RUN: %clang_bpf -c %s -o %t.o
 // RUN: %clang_bpf -DTARGET -c %s -o %t.target.o
 // RUN: %clang_bpf -DTARGET -DOLD -c %s -o %t.old.o
 // RUN: %relocore reloc %t.o --btf %t.target.o --kernel-release 6.1.0-27-cloud-amd64 \
 // RUN:   --kconfig %inputs/kconfig/target.config -o %t.baked.o 2>&1 | FileCheck %s --check-prefix=NOTE
-// RUN: %inputs/kconfig/values.sh %t.baked.o | FileCheck %s --check-prefix=VAL
+// RUN: %tools/kconfig-values.sh %t.baked.o | FileCheck %s --check-prefix=VAL
 // RUN: bpftool btf dump file %t.baked.o | FileCheck %s --check-prefix=BTF
 // RUN: llvm-readelf -S -s %t.baked.o | FileCheck %s --check-prefix=ELF
 // the same from a gzip'ed config (/proc/config.gz):
@@ -25,7 +25,7 @@
 // patch level > 255 is capped as libbpf does
 // RUN: %relocore reloc %t.o --btf %t.old.o --kernel-release 4.19.300 \
 // RUN:   --kconfig %inputs/kconfig/target.config -o %t.old.baked.o
-// RUN: %inputs/kconfig/values.sh %t.old.baked.o | FileCheck %s --check-prefix=OLD
+// RUN: %tools/kconfig-values.sh %t.old.baked.o | FileCheck %s --check-prefix=OLD
 #include "common.h"
 
 #ifndef TARGET
