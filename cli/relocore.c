@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * relocore - explain and apply CO-RE relocations of BPF objects.
+ * relocore.c - the relocore command: main() and its command table (one
+ * row per command: explain, reloc, run, btfgen, archive, extract, gen,
+ * check), and the two commands that only print or apply the engine's
+ * decisions:
  *
  *   relocore explain OBJ [--btf FILE] [--json]
  *   relocore reloc OBJ --btf FILE -o OUT.o [--kernel-release REL] [--kconfig F]
+ *
+ * The others live in a file per family: run.c (with load_opts.c, probe.c,
+ * attach.c), check.c, btfgen_cmd.c (btfgen, gen, archive), extract.c.
  */
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
