@@ -3,7 +3,8 @@
  * btf_validate.c - the validation of BTF the engine must not trust as it
  * is: type ids in range, no void where a type is required, names inside
  * the string section, ints that fit their size, enums of 1, 2, 4 or 8
- * bytes - the rules of each kind's row in rc_btf_kinds (btf_kinds.c).
+ * bytes - the rules of each kind's row in rc_btf_kinds (the kind table,
+ * relocore_private.h).
  *
  * rc_validate_type decides one type and names the rule it breaks.  Every
  * type is validated at once by a walk (rc_btf_walk with a name, which
@@ -76,7 +77,7 @@ static int validate_size(struct rc_validator *v, const struct rc_btf_kind *kd,
 int rc_validate_type(struct rc_validator *v, const struct btf_type *t)
 {
 	const struct rc_btf_kind *kd = &rc_btf_kinds[btf_kind(t)];
-	const uint32_t *w = (const uint32_t *)(t + 1), *e = w + kd->extra / 4;
+	const uint32_t *w = (const uint32_t *)(t + 1), *e;
 	const uint32_t words = kd->ent_size / 4, rw = kd->ent_ref_word;
 	const enum rc_btf_ref ref = kd->ent_ref;
 	const bool named = kd->ent_name;
@@ -86,6 +87,8 @@ int rc_validate_type(struct rc_validator *v, const struct btf_type *t)
 		return -EINVAL;
 	if (!kd->name)
 		return bad(v, "unknown kind %u", btf_kind(t));
+	if (kd->extra == RC_NO_RECORD)	/* void: no more to it */
+		return 0;
 	if (validate_size(v, kd, t))
 		return -EINVAL;
 	if (kd->type_ref && validate_ref(v, t->type, kd->type_ref))
@@ -93,7 +96,7 @@ int rc_validate_type(struct rc_validator *v, const struct btf_type *t)
 	for (i = 0; i < kd->extra_refs; i++)
 		if (validate_ref(v, w[i], RC_REF_TYPE))
 			return -EINVAL;
-	for (i = 0; i < n; i++, e += words)
+	for (i = 0, e = w + kd->extra / 4; i < n; i++, e += words)
 		if ((named && validate_name(v, e[0])) || (ref && validate_ref(v, e[rw], ref)))
 			return -EINVAL;
 	return 0;

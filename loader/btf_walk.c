@@ -6,11 +6,12 @@
  * rc_btf_for_each_type).
  *
  * Of a BTF not trusted, a walk validates each record as it goes: the
- * rules of rc_btf_kinds (btf_kinds.c) that need no message (names inside
- * the string section, type ids in range, no void where a type is
- * required) are applied here, branch-free, in the walk's loop; a record
- * that breaks one, or of a kind with a size rule, goes to the validator
- * (btf_validate.c), which decides and names the type and the rule.
+ * rules of the kind table (rc_btf_kinds, relocore_private.h) that need no
+ * message (names inside the string section, type ids in range, no void
+ * where a type is required) are applied here, branch-free, in the walk's
+ * loop; a record that breaks one, or of a kind with a size rule, goes to
+ * the validator (btf_validate.c), which decides and names the type and
+ * the rule.
  *
  * Cycles of modifiers or typedefs are not looked for: every walk through
  * such chains (rc_skip_mods_typedefs, rc_btf_resolve_size) is bounded,
