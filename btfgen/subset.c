@@ -156,21 +156,10 @@ static int emit_one(const struct bg_subset *s, struct btf *dst, uint32_t id,
 	const char *name = rc_name(src, t->name_off);
 	int i, err, ref = 0;
 
-	switch (btf_kind(t)) {
-	case BTF_KIND_PTR:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_TYPE_TAG:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-	case BTF_KIND_FUNC_PROTO:
+	if (rc_btf_kinds[btf_kind(t)].type_ref != RC_REF_NONE) {	/* t->type is a type id */
 		ref = map_id(map, t->type);
 		if (ref < 0 && !(btf_is_ptr(t) && s->weak_ptr[id]))
 			return -ENOENT;
-		break;
 	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_FWD: {

@@ -372,7 +372,7 @@ struct btf *rc_btf_libbpf(const struct rc_btf *b)
 	if (b->lazy) {	/* libbpf's readers expect every type checked */
 		struct rc_error e;
 
-		if (rc_btf_check_all(b, &e)) {
+		if (rc_btf_validate_all(b, &e)) {
 			errno = EINVAL;
 			return NULL;
 		}

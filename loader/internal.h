@@ -18,8 +18,36 @@
 /* Nesting limit for recursive type comparisons (libbpf uses the same). */
 #define RC_MAX_DEPTH 32
 
-/* Check every type of @b (and its base) now: 0 or -EINVAL with @err. */
-int rc_btf_check_all(const struct rc_btf *b, struct rc_error *err);
+/*
+ * The validator of a view's own types (btf_validate.c): the rules of
+ * rc_btf_kinds against @btf's counts, messages into @err naming @what and
+ * the type @id being validated.  The walks (btf_walk.c) drive it.
+ */
+struct rc_validator {
+	const struct rc_btf *btf;
+	uint32_t n;		/* type count, base included */
+	uint32_t str_limit;	/* string offsets below this are valid */
+	const char *what;
+	struct rc_error *err;
+	uint32_t id;
+};
+
+static inline struct rc_validator rc_validator_of(const struct rc_btf *b, const char *what,
+						  struct rc_error *err, uint32_t id)
+{
+	return (struct rc_validator){ b, b->cnt, b->start_str + b->str_len, what, err, id };
+}
+
+/* Whether @t (type v->id) keeps its kind's rules: 0, or -EINVAL with a
+ * message naming the type and the rule broken. */
+int rc_validate_type(struct rc_validator *v, const struct btf_type *t);
+
+/* Validate every own type of indexed view @b with @v, in id order (the
+ * walk of btf_walk.c): 0, or -EINVAL naming the first malformed one. */
+int rc_btf_walk_validate(const struct rc_btf *b, struct rc_validator *v);
+
+/* Validate every type of @b (and its base) now: 0 or -EINVAL with @err. */
+int rc_btf_validate_all(const struct rc_btf *b, struct rc_error *err);
 
 /* Hand view @b (rc_btf_from_raw's) a mapping or buffer to release with it. */
 void rc_btf_hold(struct rc_btf *b, void *map, size_t map_len, void *copy);

@@ -10,10 +10,11 @@
  *
  * Who may include it:
  *   btfgen/ (its .c files)   types and names read as the engine reads
- *                            them, record sizes, the checked walk, spec
- *                            matching (rc_spec_match, rc_skip_mods_typedefs,
- *                            rc_kind_*_based), the window of lazily checked
- *                            reads (bg_minimize), rc_fmt;
+ *                            them, the kind table and record sizes, the
+ *                            validated walk, spec matching (rc_spec_match,
+ *                            rc_skip_mods_typedefs, rc_kind_*_based), the
+ *                            window of lazily validated reads
+ *                            (bg_minimize), rc_fmt;
  *   test/unit/engine_test.c  the essential-name hashes and keys;
  *   test/fuzz/fuzz_object.c  the reader of trusted BTF (rc_btf_from_raw,
  *                            rc_btf_walk);
@@ -31,7 +32,7 @@
  * path) and btfgen reads types through them - with their meaning: a
  * malformed type of a lazily checked BTF reads as void and is told by
  * rc_lazy_end, where the public rc_btf_type_by_id says NULL.  The inlines
- * read the struct's fields and use rc_type_raw, rc_owner, rc_type_check,
+ * read the struct's fields and use rc_type_raw, rc_owner, rc_type_validate,
  * rc_void_type and the RC_CHECKED states, so those are here too.  The fields are the loader's
  * all the same: outside loader/, read types and names through the
  * functions of this header, never the fields.
@@ -81,7 +82,8 @@ enum { RC_UNCHECKED, RC_CHECKED, RC_MALFORMED };
 
 extern const struct btf_type rc_void_type;
 
-const struct btf_type *rc_type_check(const struct rc_btf *b, uint32_t id);
+/* Validate type @id of lazily validated @b (rc_type): the type, or void. */
+const struct btf_type *rc_type_validate(const struct rc_btf *b, uint32_t id);
 
 /* The view whose own types hold @id (@b or a base of it). */
 static inline const struct rc_btf *rc_owner(const struct rc_btf *b, uint32_t id)
@@ -119,7 +121,7 @@ static inline const struct btf_type *rc_type(const struct rc_btf *b, uint32_t id
 		b = rc_owner(b, id);
 		if (b->lazy && __atomic_load_n(&b->lazy[id - b->start_id], __ATOMIC_RELAXED) !=
 			       RC_CHECKED)
-			return rc_type_check(b, id);
+			return rc_type_validate(b, id);
 	}
 	return t;
 }
@@ -146,27 +148,95 @@ static inline const char *rc_name(const struct rc_btf *b, uint32_t off)
 	return off < b->str_len ? b->strs + off : NULL;
 }
 
-/* Record size of a type: 12 + extra[kind] + vlen * per[kind]; 0 for a
- * kind libbpf 1.1 does not know (it knows 1 to 19). */
+/*
+ * What a record of each BTF kind holds and the rules it keeps, one row
+ * per kind (rc_btf_kinds, below; as the kernel's btf.c has one kind_ops
+ * row per kind): its size, the words that are type ids or name offsets,
+ * and its kind's size rule.  Whatever reads records by kind without a
+ * case of its own reads the row: the record size (rc_btf_rec_size), the
+ * walks' rules that need no message (btf_walk.c), the validator that
+ * names what a type breaks (btf_validate.c), btfgen's subset (does
+ * t->type refer to a type).  A kind or a rule added is a row edited.
+ */
+enum rc_btf_ref {
+	RC_REF_NONE,		/* no type id there */
+	RC_REF_VOID_OK,		/* a type id, void (0) allowed */
+	RC_REF_TYPE,		/* a type id, not void */
+};
+enum rc_btf_size_rule {
+	RC_SIZE_ANY,		/* none */
+	RC_SIZE_INT_BITS,	/* at most 128 bits, offset + bits within the size */
+	RC_SIZE_ENUM,		/* 1, 2, 4 or 8 bytes */
+};
+#define RC_NO_RECORD 255	/* extra of a kind with no record (void, unknown) */
+struct rc_btf_kind {
+	const char *name;	/* as in messages ("enum64"); NULL: unknown kind */
+	uint8_t extra;		/* bytes between struct btf_type and the entries */
+	uint8_t ent_size;	/* bytes per entry, btf_vlen entries; 0: none */
+	uint8_t type_ref;	/* what t->type is (enum rc_btf_ref) */
+	uint8_t extra_refs;	/* words of type ids (not void) leading extra */
+	uint8_t ent_name;	/* an entry's first word is a name offset */
+	uint8_t ent_ref;	/* an entry's type id (enum rc_btf_ref), */
+	uint8_t ent_ref_word;	/* at this word of the entry */
+	uint8_t size_rule;	/* enum rc_btf_size_rule */
+};
+
+/*
+ * The rows.  Here, not in a .c file, so that the walks' per-kind copies
+ * of their loop (btf_walk.c) are compiled with the row's rules as
+ * constants.  The layouts are BTF's (linux/btf.h): after struct
+ * btf_type, a kind's fixed part (extra), then btf_vlen entries.
+ */
+static const struct rc_btf_kind rc_btf_kinds[32] = {
+	/* void is id 0, never a record; libbpf 1.1 knows kinds 1 to 19 */
+	[BTF_KIND_UNKN]		= { "void", .extra = RC_NO_RECORD },
+	[BTF_KIND_ENUM64 + 1 ... 31] = { NULL, .extra = RC_NO_RECORD },
+
+	[BTF_KIND_INT]		= { "int", .extra = 4, .size_rule = RC_SIZE_INT_BITS },
+	[BTF_KIND_FLOAT]	= { "float" },
+	[BTF_KIND_FWD]		= { "fwd" },
+	[BTF_KIND_ENUM]		= { "enum", .ent_size = sizeof(struct btf_enum), .ent_name = 1,
+				    .size_rule = RC_SIZE_ENUM },
+	[BTF_KIND_ENUM64]	= { "enum64", .ent_size = sizeof(struct btf_enum64), .ent_name = 1,
+				    .size_rule = RC_SIZE_ENUM },
+
+	/* a modifier or a pointer may refer to void */
+	[BTF_KIND_PTR]		= { "ptr", .type_ref = RC_REF_VOID_OK },
+	[BTF_KIND_TYPEDEF]	= { "typedef", .type_ref = RC_REF_VOID_OK },
+	[BTF_KIND_VOLATILE]	= { "volatile", .type_ref = RC_REF_VOID_OK },
+	[BTF_KIND_CONST]	= { "const", .type_ref = RC_REF_VOID_OK },
+	[BTF_KIND_RESTRICT]	= { "restrict", .type_ref = RC_REF_VOID_OK },
+	[BTF_KIND_TYPE_TAG]	= { "type_tag", .type_ref = RC_REF_VOID_OK },
+
+	[BTF_KIND_ARRAY]	= { "array", .extra = sizeof(struct btf_array),
+				    .extra_refs = 2 },	/* type, index_type */
+	[BTF_KIND_STRUCT]	= { "struct", .ent_size = sizeof(struct btf_member), .ent_name = 1,
+				    .ent_ref = RC_REF_TYPE, .ent_ref_word = 1 },
+	[BTF_KIND_UNION]	= { "union", .ent_size = sizeof(struct btf_member), .ent_name = 1,
+				    .ent_ref = RC_REF_TYPE, .ent_ref_word = 1 },
+
+	/* a FUNC's vlen is its linkage, not a count; a prototype's return
+	 * type and a parameter's type may be void (void f(...)) */
+	[BTF_KIND_FUNC]		= { "func", .type_ref = RC_REF_TYPE },
+	[BTF_KIND_FUNC_PROTO]	= { "func_proto", .type_ref = RC_REF_VOID_OK,
+				    .ent_size = sizeof(struct btf_param), .ent_name = 1,
+				    .ent_ref = RC_REF_VOID_OK, .ent_ref_word = 1 },
+	[BTF_KIND_VAR]		= { "var", .extra = sizeof(struct btf_var),
+				    .type_ref = RC_REF_TYPE },
+	[BTF_KIND_DATASEC]	= { "datasec", .ent_size = sizeof(struct btf_var_secinfo),
+				    .ent_ref = RC_REF_TYPE, .ent_ref_word = 0 },
+	[BTF_KIND_DECL_TAG]	= { "decl_tag", .extra = sizeof(struct btf_decl_tag),
+				    .type_ref = RC_REF_TYPE },
+};
+
+/* Record size of a type: 12 + extra + vlen * ent_size of its kind; 0 for
+ * a kind libbpf 1.1 does not know (it knows 1 to 19). */
 static inline size_t rc_btf_rec_size(const struct btf_type *t)
 {
-	static const uint8_t extra[32] = {
-		[0] = 255, [BTF_KIND_INT] = 4, [BTF_KIND_ARRAY] = sizeof(struct btf_array),
-		[BTF_KIND_VAR] = sizeof(struct btf_var),
-		[BTF_KIND_DECL_TAG] = sizeof(struct btf_decl_tag),
-		[BTF_KIND_ENUM64 + 1 ... 31] = 255,
-	};
-	static const uint8_t per[32] = {
-		[BTF_KIND_STRUCT] = sizeof(struct btf_member),
-		[BTF_KIND_UNION] = sizeof(struct btf_member),
-		[BTF_KIND_ENUM] = sizeof(struct btf_enum),
-		[BTF_KIND_ENUM64] = sizeof(struct btf_enum64),
-		[BTF_KIND_FUNC_PROTO] = sizeof(struct btf_param),
-		[BTF_KIND_DATASEC] = sizeof(struct btf_var_secinfo),
-	};
-	uint32_t k = btf_kind(t);
+	const struct rc_btf_kind *kd = &rc_btf_kinds[btf_kind(t)];
 
-	return extra[k] == 255 ? 0 : sizeof(*t) + extra[k] + (size_t)btf_vlen(t) * per[k];
+	return kd->extra == RC_NO_RECORD ? 0 :
+	       sizeof(*t) + kd->extra + (size_t)btf_vlen(t) * kd->ent_size;
 }
 
 /*

@@ -292,10 +292,10 @@ int rc_target_check(const struct rc_target *t, struct rc_error *err)
 {
 	int i;
 
-	if (rc_btf_check_all(t->vmlinux, err))
+	if (rc_btf_validate_all(t->vmlinux, err))
 		return -EINVAL;
 	for (i = 0; i < t->nr_mods; i++)
-		if (rc_btf_check_all(t->mods[i].btf, err))
+		if (rc_btf_validate_all(t->mods[i].btf, err))
 			return -EINVAL;
 	return 0;
 }
