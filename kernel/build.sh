@@ -55,6 +55,8 @@ die() { log "ERROR: $*"; exit 1; }
 # --- the fragment set --------------------------------------------------------
 sets="$here/configs/sets"
 frags=$(awk -v n="$set_name" '!/^[[:space:]]*(#|$)/ && $1 == n":" {$1=""; print}' "$sets")
+seed=
+case "$frags" in *" seed "*) seed=${frags##* seed }; seed=${seed// /}; frags=${frags% seed *} ;; esac
 [ -n "$frags" ] || die "no fragment set '$set_name' in $sets (have: $(awk '!/^[[:space:]]*(#|$)/{printf "%s ", $1}' "$sets"))"
 frag_files=()
 for f in $frags; do
@@ -166,6 +168,16 @@ if [ "$mode" = tree ]; then echo "$src"; exit 0; fi
 # configure: allnoconfig + the merged fragments, then check every option the
 # fragments ask for survived (a dropped dependency fails here, not at boot)
 obj="$kdir/obj-$set_name"
+# a new build directory of a seeded set starts as a copy of its seed's
+# (configs/sets); a copy, not links: the compiler rewrites objects in place
+if [ -n "$seed" ] && [ ! -f "$obj/.config" ] && [ -f "$kdir/obj-$seed/vmlinux" ]; then
+	log "seeding $obj with obj-$seed's objects (only what the configs' difference touches is rebuilt)"
+	rm -rf "$obj" "$obj.tmp"
+	cp -a --reflink=auto "$kdir/obj-$seed" "$obj.tmp"
+	rm -f "$obj.tmp/relocore.fragment"
+	mv "$obj.tmp" "$obj"
+	seeded=" (seeded from $seed)"
+fi
 mkdir -p "$obj"
 merged="$obj/relocore.fragment"
 cat "${frag_files[@]}" >"$merged.new"
@@ -221,6 +233,7 @@ if [ "$rc" -ne 0 ]; then
 	die "make failed after ${secs}s (log $blog)"
 fi
 log "built in ${secs}s"
+rc_time kernel-build "$set_name" "$start" "${#patches[@]} patches${seeded:-}"
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
@@ -251,7 +264,7 @@ cp "$blog" "$out.tmp/build.log"
 	echo "linux $RC_KERNEL_VERSION debian $pkgver"
 	echo "set $set_name: $frags"
 	echo "key $key"
-	echo "build_seconds $secs"
+	echo "build_seconds $secs${seeded:-}"
 	[ ! -f "$out.tmp/btf-size" ] || cat "$out.tmp/btf-size"
 	git -C "$src" log --oneline debian-base..HEAD
 } >"$out.tmp/info"

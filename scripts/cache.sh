@@ -28,6 +28,17 @@ rc_linux_src() {
 	echo "$dir"
 }
 
+# The time report.  `make check` and `make demo` set RC_TIMES to
+# build/times.tsv (the Makefile empties it first) and every long step appends
+# one line to it; scripts/times.py prints the report.  Without RC_TIMES
+# nothing is written.  A line (tab-separated):
+#   KIND  NAME  SECONDS  START(epoch)  NOTE
+# KIND: deps, build, suite, download, kernel-build, initramfs, guest, ...
+rc_time() { # KIND NAME START [NOTE]
+	[ -n "${RC_TIMES:-}" ] || return 0
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(( $(date +%s) - $3 ))" "$3" "${4:-}" >>"$RC_TIMES"
+}
+
 # rc_cold_notice WHAT: say, before a long run, what a first run on this
 # machine costs and what a warm one does (the cache decides which)
 rc_cold_notice() {

@@ -49,6 +49,7 @@ conlog="$out/console.log"
 
 log "booting $(cat "$kdir/release") ($arch, ${qemu[0]}; initrd $(du -h "$initrd" | cut -f1), timeout ${tmo}s)"
 start=$(date +%s.%N)
+t_boot=${start%.*}
 set +e
 timeout --kill-after=5 "$tmo" "${qemu[@]}" -accel tcg -m "${RC_VM_MEM:-1024}" -smp "${RC_VM_SMP:-1}" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none \
@@ -70,6 +71,7 @@ mkdir -p "$out/results"
 if tar -xf "$disk" -C "$out" 2>/dev/null && [ -f "$out/results/guest.rc" ]; then
 	rm -f "$disk"
 	log "guest finished in ${secs%.*}s (qemu rc $rc, guest tests rc $(cat "$out/results/guest.rc"))"
+	rc_time guest "$name" "$t_boot" "$arch"
 	exit 0
 fi
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -78,4 +80,5 @@ else
 	log "no results from the guest (qemu rc $rc after ${secs%.*}s); console tail:"
 fi
 tail -n 40 "$conlog" | sed 's/^/    | /'
+rc_time guest "$name" "$t_boot" "no results"
 exit 1

@@ -30,8 +30,10 @@ if [ "$(cat "$b/.configured" 2>/dev/null)" != "$sr $(vm_sha "$tc")" ]; then
 	echo "$sr $(vm_sha "$tc")" >"$b/.configured"
 fi
 log "building relocore-static, librelocore.a in $b"
+t_build=$(date +%s)
 make --no-print-directory -C "$b" -j2 relocore-static relocore >"$b.build.log" 2>&1 ||
 	{ grep -v 'getpw\|statically linked' "$b.build.log" | tail -n 20 >&2; log "make failed ($b.build.log)"; exit 1; }
 file -L "$b/bin/relocore-static" | grep -q 'ARM aarch64.*statically linked' ||
 	{ log "$b/bin/relocore-static is not a static arm64 program: $(file -L "$b/bin/relocore-static")"; exit 1; }
+rc_time cross-build "$arch" "$t_build"
 echo "$b"

@@ -43,6 +43,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [ $# -eq 1 ] || { echo "usage: $0 NAME" >&2; exit 2; }
 name=$1
+t_image=$(date +%s)
 read -r _kind _spec btfmode < <(vm_entry "$name")
 arch=$(vm_arch "$name")
 log() { echo "initramfs[$name]: $*" >&2; }
@@ -59,9 +60,13 @@ examples=$("$VM_DIR/arch-objs.sh" "$arch")
 tools=${RC_VM_TOOLS:-1}
 tlayer=
 tbins=()
+olayer=
 if [ "$tools" != 0 ]; then
 	tlayer=$("$VM_DIR/tools.sh" "$arch")
 	tbins=("${tlayer%.cpio.gz}.bin"/*)
+	# RC_VM_TOOLS=truth|NAME,...: the guest runs only these (a fourth,
+	# tiny layer: /etc/vm-tools-only)
+	only=$(vm_tools_only) || exit 1
 fi
 if [ "$arch" = "$(vm_host_arch)" ]; then
 	need busybox busybox-static
@@ -284,13 +289,25 @@ if [ ! -s "$klayer" ]; then
 	rm -rf "$t"
 fi
 
+if [ -n "${only:-}" ]; then
+	olayer="$cache/tools-only-$(sha256sum <<<"$only" | cut -c1-16).cpio.gz"
+	if [ ! -s "$olayer" ]; then
+		t=$(mktemp -d "$cache/.only.XXXXXX")
+		mkdir -p "$t/etc"
+		printf '%s\n' "$only" >"$t/etc/vm-tools-only"
+		cpio_gz "$t" "$olayer"
+		rm -rf "$t"
+	fi
+fi
 tkey=notools
 [ -z "$tlayer" ] || tkey=$(basename "$tlayer" .cpio.gz)
+[ -z "$olayer" ] || tkey="$tkey-$(basename "$olayer" .cpio.gz)"
 img="$cache/$name-$key-$kkey-$tkey.img"
 if [ ! -s "$img" ]; then
-	cat "$base" "$klayer" ${tlayer:+"$tlayer"} >"$img.tmp.$$"
+	cat "$base" "$klayer" ${tlayer:+"$tlayer"} ${olayer:+"$olayer"} >"$img.tmp.$$"
 	mv "$img.tmp.$$" "$img"
 	# keep the cache small: drop images and layers of older contents
 	find "$cache" -maxdepth 1 -name "$name-*.img" ! -name "${img##*/}" -delete
 fi
+rc_time initramfs "$name" "$t_image"
 echo "$img"

@@ -33,8 +33,8 @@ else
 	[ $# -eq 1 ] || usage
 fi
 log() { echo "kernel-btf: $*" >&2; }
-# shellcheck source=../scripts/need.sh
-source "$here/../scripts/need.sh"
+# shellcheck source=../scripts/cache.sh
+source "$here/../scripts/cache.sh"
 need objcopy binutils
 need xz xz-utils
 need zstd zstd
@@ -62,6 +62,7 @@ else
 fi
 trap 'rm -rf "$tmp"' EXIT
 log "extracting vmlinux from $img"
+t_extract=$(date +%s)
 
 # Try each compressor whose magic occurs in the image, at each occurrence,
 # until one yields an ELF file (x86's bzImage: a compressed vmlinux inside).
@@ -148,4 +149,5 @@ fi
 
 chmod 644 "$tmp/vmlinux.btf"
 mv "$tmp/vmlinux.btf" "$btf.tmp.$$" && mv "$btf.tmp.$$" "$btf"
+rc_time btf-extract "$([ "$1" = --image ] && basename "$img" || echo "$1")" "$t_extract"
 echo "$btf"

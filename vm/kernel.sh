@@ -113,6 +113,7 @@ flock 9
 [ -f "$out/.kernel-complete" ] && { echo "$out"; exit 0; }
 
 tmp=$(mktemp -d "$RC_CACHE/kernels/.tmp.XXXXXX")
+t_fetch=$(date +%s)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
@@ -175,5 +176,6 @@ build)
 	;;
 esac
 touch "$out/.kernel-complete"
+[ "$kind" != deb ] || rc_time download "$name" "$t_fetch" "$pkg"
 log "ready: $out (release $(cat "$out/release"))"
 echo "$out"

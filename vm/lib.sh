@@ -15,6 +15,25 @@ vm_entry() {
 	echo "$line"
 }
 
+# vm_tools_only: the tools of test/vm/tools.list a guest runs when
+# RC_VM_TOOLS names a part of them, one a line: RC_VM_TOOLS=truth (the
+# tools with a ground-truth mode: make demo's part), or a comma-separated
+# list of names.  Nothing when RC_VM_TOOLS is 1 (every tool: the default) or
+# 0 (none).  An unknown name is an error.
+vm_tools_only() {
+	local sel=${RC_VM_TOOLS:-1} list="$RC_ROOT/test/vm/tools.list" t
+	case "$sel" in
+	0|1) return 0 ;;
+	truth) awk -F'|' '!/^[[:space:]]*(#|$)/ { t = $4; gsub(/[[:space:]]/, "", t); n = $1; gsub(/[[:space:]]/, "", n); if (t != "-" && t != "") print n }' "$list" ;;
+	*)
+		for t in ${sel//,/ }; do
+			awk -F'|' -v n="$t" '!/^[[:space:]]*(#|$)/ { x = $1; gsub(/[[:space:]]/, "", x); if (x == n) f = 1 } END { exit !f }' "$list" ||
+				{ echo "vm: RC_VM_TOOLS names $t, which test/vm/tools.list does not have" >&2; return 1; }
+			echo "$t"
+		done ;;
+	esac
+}
+
 # vm_sha FILE...: short content hash of files (for cache keys).
 vm_sha() { cat "$@" | sha256sum | cut -c1-16; }
 

@@ -35,6 +35,9 @@ steps() {
 		"$@"
 	fi
 }
+# RC_VM_TOOLS=truth|NAME,...: the guests run only this part of
+# test/vm/tools.list (vm/lib.sh: vm_tools_only), judged and tabulated alone
+only=$(vm_tools_only | paste -sd, -) || { echo "FAIL: vm/tools: RC_VM_TOOLS=${RC_VM_TOOLS:-}"; exit 1; }
 examples="${RC_VM_EXAMPLES:-$RC_BUILD/examples}"
 export RC_VM_EXAMPLES="$examples"
 out="$RC_BUILD/vm"
@@ -145,7 +148,7 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 		python3 "$RC_ROOT/test/vm/tools-check.py" "$k" "$d/results" \
 			--summary "$d/tools-summary.json" --check "$RC_BUILD/bin/relocore" \
 			--btf "$("$VM_DIR/kernel-btf.sh" "$k")" --bins "${tl%.cpio.gz}.bin" $nokbtf \
-			--objs "${objs[$a]}" \
+			--objs "${objs[$a]}" ${only:+--only "$only"} \
 			>>"$d/check.txt" 2>&1 || rc=1
 	fi
 	grep -v '^  note:' "$d/check.txt"
@@ -226,7 +229,8 @@ python3 "$RC_ROOT/test/vm/check.py" --table "${summaries[@]}" --full-table "$out
 if [ "${RC_VM_TOOLS:-1}" != 0 ]; then
 	echo
 	echo "== Debian's libbpf-tools on ${#names[@]} kernels: each tool's object relocated by relocore (relocore run), and the Debian binary itself (its own libbpf), in the same guest"
-	python3 "$RC_ROOT/test/vm/tools-check.py" --table $(for k in "${names[@]}"; do echo "$out/$k/tools-summary.json"; done) \
+	[ -z "$only" ] || echo "   (only $(tr ',' ' ' <<<"$only" | wc -w) of the $(grep -cv '^[[:space:]]*\(#\|$\)' "$RC_ROOT/test/vm/tools.list") tools: RC_VM_TOOLS=${RC_VM_TOOLS}; every tool: RC_VM_TOOLS=1, make check's vm suite, make demo-full)"
+	python3 "$RC_ROOT/test/vm/tools-check.py" ${only:+--only "$only"} --table $(for k in "${names[@]}"; do echo "$out/$k/tools-summary.json"; done) \
 		--out "$out/tools-table.txt"
 fi
 echo

@@ -42,6 +42,7 @@ exec 9>"$RC_CACHE/sysroot/.lock"
 flock 9
 [ -f "$out/.complete" ] && { echo "$out"; exit 0; }
 tmp=$(mktemp -d "$RC_CACHE/sysroot/.tmp.XXXXXX")
+t_fetch=$(date +%s)
 trap 'rm -rf "$tmp"' EXIT
 log "downloading ${pkgs[*]} ($arch, $VM_APT_SUITE)"
 (cd "$tmp" && timeout 600 apt-get "${VM_APT[@]}" download -q $(for p in "${pkgs[@]}"; do vm_apt_pkg "$p"; done) 2>&1 |
@@ -61,4 +62,5 @@ rm -rf "$out"
 mv "$tmp/root" "$out"
 touch "$out/.complete"
 log "ready: $out"
+rc_time download "sysroot:$arch" "$t_fetch"
 echo "$out"

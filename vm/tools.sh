@@ -55,6 +55,7 @@ exec 9>"$cache/.lock.$arch"
 flock 9
 [ -s "$out" ] && [ -d "${out%.cpio.gz}.bin" ] && { echo "$out"; exit 0; }
 tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
+t_fetch=$(date +%s)
 trap 'rm -rf "$tmp"' EXIT
 log "downloading ${pkgs[*]} ($arch)"
 (cd "$tmp" && timeout 600 apt-get "${VM_APT[@]}" download -q $(for p in "${pkgs[@]}"; do vm_apt_pkg "$p"; done) 2>&1 |
@@ -107,4 +108,5 @@ cp -a "$tmp/root/tools/bin" "${out%.cpio.gz}.bin"
 mv "$out.tmp" "$out"
 find "$cache" -maxdepth 1 -name "$arch-*" ! -name "${out##*/}" ! -name "$(basename "${out%.cpio.gz}.bin")" -exec rm -rf {} +
 log "ready: $out ($n tools, libraries: ${libs[*]}, loader $interp)"
+rc_time download "libbpf-tools:$arch" "$t_fetch" "$n tools"
 echo "$out"

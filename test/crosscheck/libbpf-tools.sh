@@ -64,6 +64,7 @@ exec 9>"$RC_CACHE/libbpf-tools/.lock"
 flock 9
 [ -f "$out/.done" ] && { echo "$out"; exit 0; }
 tmp=$(mktemp -d "$RC_CACHE/libbpf-tools/.tmp.XXXXXX")
+t_fetch=$(date +%s)
 trap 'rm -rf "$tmp"' EXIT
 log "downloading $pkg $version"
 (cd "$tmp" && timeout 300 apt-get "${apt_opts[@]}" download -q "$pkg=$version" 2>&1 |
@@ -78,4 +79,5 @@ mv "$tmp/root" "$out/root"
 echo "$version" >"$out/version"
 touch "$out/.done"
 log "ready: $out ($(find "$out/root/usr/sbin" -type f | wc -l) files in usr/sbin)"
+rc_time download "$pkg" "$t_fetch" "$version"
 echo "$out"

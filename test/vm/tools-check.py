@@ -42,6 +42,9 @@ EXPECT = os.path.join(HERE, "tools.expect")
 MARK = {"both": "B", "neither": ".", "relocore": "R", "binary": "b"}
 
 
+ONLY = None  # --only NAME,...: the part of the list the guests ran (RC_VM_TOOLS)
+
+
 def tools_list():
     out = []
     for line in open(TOOLS_LIST):
@@ -49,7 +52,8 @@ def tools_list():
             continue
         f = [x.strip() for x in line.split("|")]
         f += ["-"] * (4 - len(f))
-        out.append({"tool": f[0], "ropts": f[1], "bargs": f[2], "truth": f[3]})
+        if ONLY is None or f[0] in ONLY:
+            out.append({"tool": f[0], "ropts": f[1], "bargs": f[2], "truth": f[3]})
     return out
 
 
@@ -538,7 +542,11 @@ def main():
     ap.add_argument("--bins")
     ap.add_argument("--no-kernel-btf", action="store_true")
     ap.add_argument("--objs")
+    ap.add_argument("--only", help="comma-separated tools: judge and tabulate only these")
     a = ap.parse_args()
+    if a.only:
+        global ONLY
+        ONLY = set(a.only.split(","))
     if a.table:
         table(a.table, a.out)
         return 0

@@ -81,9 +81,15 @@ trigger_args() {
 	esac
 }
 
+# /etc/vm-tools-only (RC_VM_TOOLS=truth|NAME,..., vm/initramfs.sh): only
+# these tools of the list
+ONLY=
+[ -f /etc/vm-tools-only ] && ONLY=" $(tr '\n' ' ' </etc/vm-tools-only)"
+wanted() { [ -z "$ONLY" ] || case "$ONLY " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 PID_MAX=$(cat /proc/sys/kernel/pid_max)
 LIBC=$(ls /lib/*-linux-gnu/libc.so.6 | head -n1)
 ntools=$(grep -cv '^[[:space:]]*\(#\|$\)' /tests/tools.list)
+[ -z "$ONLY" ] || ntools=$(echo $ONLY | wc -w)
 say "tools: $ntools of Debian's libbpf-tools ($(cat /tools/packages | grep -o 'libbpf-tools_[^ ]*')), both ways"
 i=0
 grep -v '^[[:space:]]*\(#\|$\)' /tests/tools.list | while IFS='|' read -r tool ropts bargs truth _note; do
@@ -94,6 +100,7 @@ grep -v '^[[:space:]]*\(#\|$\)' /tests/tools.list | while IFS='|' read -r tool r
 	[ "$ropts" = - ] && ropts=
 	[ "$bargs" = - ] && bargs=
 	[ "$truth" = - ] && truth=
+	wanted "$tool" || continue
 	i=$((i + 1))
 	t0=$(up)
 	# shellcheck disable=SC2086
