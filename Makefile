@@ -11,13 +11,15 @@ PREFIX ?= /usr/local
 # long step (deps, build, suites, downloads, kernel builds, guests) appends a
 # line to build/times.tsv (scripts/cache.sh: rc_time; scripts/times.py)
 check demo demo-full: export RC_TIMES = $(CURDIR)/build/times.tsv
-# stamp STEP START: one line of the report, when there is one
-stamp = { [ -z "$$RC_TIMES" ] || printf '%s\t%s\t%s\t%s\t\n' $(1) $(1) $$(( $$(date +%s) - $(2) )) $(2) >>"$$RC_TIMES"; }
+# stamp STEP START: one line of the report, when there is one.  Only the
+# outermost make writes (a suite's own `make install` runs inside a report)
+top := $(filter 0,$(MAKELEVEL))
+stamp = { [ -z "$$RC_TIMES" ] || [ -z "$(top)" ] || printf '%s\t%s\t%s\t%s\t\n' $(1) $(1) $$(( $$(date +%s) - $(2) )) $(2) >>"$$RC_TIMES"; }
 
 all: build
 
 times-start:
-	@if [ -n "$$RC_TIMES" ]; then mkdir -p build && : >"$$RC_TIMES"; fi
+	@if [ -n "$$RC_TIMES" ] && [ -n "$(top)" ]; then mkdir -p build && : >"$$RC_TIMES"; fi
 
 deps: times-start
 	@t=$$(date +%s); bash scripts/deps.sh && $(call stamp,deps,$$t)

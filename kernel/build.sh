@@ -21,6 +21,8 @@
 #   $RC_CACHE/kernel/obj-<NAME>/                O= build dir (incremental)
 #   $RC_CACHE/kernel/out/<NAME>-<key>/          bzImage, config, System.map,
 #                                               vmlinux.btf, release, build.log
+#   $RC_CACHE/ccache/                           every compile (ccache), shared
+#                                               by the sets
 # key = sha256 of version, toolchain, the applied patches and the merged
 # fragments: a cached result is reused only for the same series and config.
 set -euo pipefail
@@ -55,8 +57,6 @@ die() { log "ERROR: $*"; exit 1; }
 # --- the fragment set --------------------------------------------------------
 sets="$here/configs/sets"
 frags=$(awk -v n="$set_name" '!/^[[:space:]]*(#|$)/ && $1 == n":" {$1=""; print}' "$sets")
-seed=
-case "$frags" in *" seed "*) seed=${frags##* seed }; seed=${seed// /}; frags=${frags% seed *} ;; esac
 [ -n "$frags" ] || die "no fragment set '$set_name' in $sets (have: $(awk '!/^[[:space:]]*(#|$)/{printf "%s ", $1}' "$sets"))"
 frag_files=()
 for f in $frags; do
@@ -109,6 +109,7 @@ if [ "$mode" = build ] && [ -s "$out/bzImage" ] && [ -f "$out/.done" ]; then
 fi
 
 need pahole dwarves
+need ccache ccache
 need flex flex
 need bison bison
 need bc bc
@@ -168,26 +169,26 @@ if [ "$mode" = tree ]; then echo "$src"; exit 0; fi
 # configure: allnoconfig + the merged fragments, then check every option the
 # fragments ask for survived (a dropped dependency fails here, not at boot)
 obj="$kdir/obj-$set_name"
-# a new build directory of a seeded set starts as a copy of its seed's
-# (configs/sets); a copy, not links: the compiler rewrites objects in place
-if [ -n "$seed" ] && [ ! -f "$obj/.config" ] && [ -f "$kdir/obj-$seed/vmlinux" ]; then
-	log "seeding $obj with obj-$seed's objects (only what the configs' difference touches is rebuilt)"
-	rm -rf "$obj" "$obj.tmp"
-	cp -a --reflink=auto "$kdir/obj-$seed" "$obj.tmp"
-	rm -f "$obj.tmp/relocore.fragment"
-	mv "$obj.tmp" "$obj"
-	seeded=" (seeded from $seed)"
-fi
 mkdir -p "$obj"
+# Every compile goes through ccache ($RC_CACHE/ccache): a file whose
+# preprocessed source and flags are the same in two sets is compiled once.
+# Kbuild alone cannot share across build directories, and its fixdep makes
+# every file depend on CONFIG_DEBUG_INFO_BTF (compiler_types.h tests it for
+# btf_type_tag, which gcc ignores), so nobtf, b without BTF, would compile
+# everything again; through ccache it reuses b's objects (not the build
+# directory's path: -g records it, the BTF does not).  a and kasan change
+# the compiler's flags or task_struct: compiled on their own.
+kmake=(make -C "$src" O="$obj" CC="ccache gcc")
+export CCACHE_DIR="$RC_CACHE/ccache" CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=8G
 merged="$obj/relocore.fragment"
 cat "${frag_files[@]}" >"$merged.new"
 if ! cmp -s "$merged.new" "$merged" || [ ! -f "$obj/.config" ]; then
 	mv "$merged.new" "$merged"
 	log "configuring: allnoconfig + $frags"
-	make -s -C "$src" O="$obj" KCONFIG_ALLCONFIG="$merged" allnoconfig >&2
+	"${kmake[@]}" -s KCONFIG_ALLCONFIG="$merged" allnoconfig >&2
 else
 	rm -f "$merged.new"
-	make -s -C "$src" O="$obj" olddefconfig >&2
+	"${kmake[@]}" -s olddefconfig >&2
 fi
 bad=0
 # a later fragment may override an earlier one: check each option's last word
@@ -224,7 +225,8 @@ start=$(date +%s)
 ticker=$!
 trap 'kill $ticker 2>/dev/null || true' EXIT
 rc=0
-make -C "$src" O="$obj" -j"$jobs" bzImage modules >"$blog" 2>&1 || rc=$?
+ccache -z >/dev/null
+"${kmake[@]}" -j"$jobs" bzImage modules >"$blog" 2>&1 || rc=$?
 kill $ticker 2>/dev/null || true
 trap - EXIT
 secs=$(( $(date +%s) - start ))
@@ -232,8 +234,10 @@ if [ "$rc" -ne 0 ]; then
 	grep -E 'error|Error' "$blog" | head -20 >&2
 	die "make failed after ${secs}s (log $blog)"
 fi
-log "built in ${secs}s"
-rc_time kernel-build "$set_name" "$start" "${#patches[@]} patches${seeded:-}"
+# what ccache reused (its statistics since the -z above)
+reused=$(ccache --print-stats 2>/dev/null | awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 ~ /^cache_miss$/ { m += $2 } END { printf "%d of %d compiles from ccache", h, h + m }')
+log "built in ${secs}s ($reused)"
+rc_time kernel-build "$set_name" "$start" "${#patches[@]} patches; $reused"
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
@@ -264,7 +268,8 @@ cp "$blog" "$out.tmp/build.log"
 	echo "linux $RC_KERNEL_VERSION debian $pkgver"
 	echo "set $set_name: $frags"
 	echo "key $key"
-	echo "build_seconds $secs${seeded:-}"
+	echo "build_seconds $secs"
+	echo "ccache $reused"
 	[ ! -f "$out.tmp/btf-size" ] || cat "$out.tmp/btf-size"
 	git -C "$src" log --oneline debian-base..HEAD
 } >"$out.tmp/info"

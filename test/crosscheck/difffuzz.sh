@@ -8,7 +8,8 @@
 #   difffuzz.sh long EXECS     one worker until EXECS executions (or a
 #                              disagreement); prints the figures at the end
 #
-# Seeds (cached in build/difffuzz/seeds; pairs "LEN TARGET-BTF OBJECT",
+# Seeds (in build/difffuzz/seeds, kept in $RC_CACHE/difffuzz/seeds-KEY
+# under a hash of what they are made of; pairs "LEN TARGET-BTF OBJECT",
 # objects stripped of DWARF):
 #   - the kernel selftests' CO-RE objects (test_core_reloc_*.bpf.o) with each
 #     of their target BTFs (btf__core_reloc_*.bpf.o), from the selftests
@@ -78,10 +79,36 @@ EOF
 # raw .BTF of an ELF file
 btf_of() { llvm-objcopy --dump-section .BTF="$2" "$1" /dev/null 2>/dev/null || objcopy -O binary --only-section=.BTF "$1" "$2"; }
 
+# seeds_key: a hash of everything the seeds are made of (this script, the
+# selftests' objects, the crosscheck objects, the kernels' BTF, the fuzzer's
+# seeds): the seeds are kept in the cache under it, so a fresh clone with
+# the same inputs takes them from there instead of making them again
+seeds_key() {
+	local k
+	{
+		sha256sum <"$here/difffuzz.sh"
+		echo "$kernels"
+		for k in $kernels; do
+			timeout 600 "$RC_ROOT/vm/kernel-btf.sh" "$k" 2>/dev/null | xargs -r sha256sum | cut -c1-64
+		done
+		find "$RC_CACHE"/selftests-*/obj -maxdepth 1 -name '*.bpf.o' 2>/dev/null | sort | xargs -r sha256sum | cut -c1-64
+		find "$RC_BUILD/crosscheck/examples" "$RC_BUILD"/crosscheck/corpus/*/objs -maxdepth 1 -name '*.o' 2>/dev/null |
+			sort | xargs -r sha256sum | cut -c1-64
+		find "$RC_BUILD/fuzz/seeds/inputs" -type f 2>/dev/null | sort | xargs -r sha256sum | cut -c1-64
+	} | sha256sum | cut -c1-16
+}
+
 build_seeds() {
-	local stamp=$seeds/.done key f t base name k kbtf n=0
-	key=$(cat "$here/difffuzz.sh" | sha256sum | cut -c1-16)
+	local stamp=$seeds/.done key f t base name k kbtf n=0 kept
+	key=$(seeds_key)
 	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && return 0
+	kept=$RC_CACHE/difffuzz/seeds-$key
+	if [ -f "$kept/.done" ]; then
+		rm -rf "$seeds"
+		cp -a "$kept" "$seeds"
+		log "seeds: $(ls "$seeds" | wc -l) from the cache ($kept)"
+		return 0
+	fi
 	rm -rf "$seeds"
 	mkdir -p "$seeds"
 	local work=$dir/work
@@ -138,6 +165,10 @@ build_seeds() {
 	[ $((n + m + c)) -gt 0 ] || fail seeds "no seeds could be made"
 	rm -rf "$work"
 	echo "$key" >"$stamp"
+	# kept for the next clone; older sets of seeds are dropped
+	mkdir -p "$RC_CACHE/difffuzz"
+	find "$RC_CACHE/difffuzz" -maxdepth 1 -name 'seeds-*' -exec rm -rf {} +
+	cp -a "$seeds" "$kept.tmp.$$" && mv "$kept.tmp.$$" "$kept"
 }
 
 # run ARGS...: the fuzzer over the working corpus and the seeds
