@@ -36,7 +36,7 @@ arm64)
 	qemu=(qemu-system-aarch64 -M virt -cpu "${RC_VM_ARM64_CPU:-max,pauth-impdef=on}")
 	console=ttyAMA0 ;;
 esac
-kdir=$("$VM_DIR/kernel.sh" "$name")
+kdir=$(vm_kernel "$name")
 [ -n "$initrd" ] || initrd=$("$VM_DIR/initramfs.sh" "$name")
 # with Debian's libbpf-tools in the image (RC_VM_TOOLS, vm/tools.sh) a guest runs
 # 2 x 52 tools more: 2-3 minutes under TCG

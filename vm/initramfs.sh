@@ -62,7 +62,7 @@ tlayer=
 tbins=()
 olayer=
 if [ "$tools" != 0 ]; then
-	tlayer=$("$VM_DIR/tools.sh" "$arch")
+	tlayer=$(vm_memo tools "$arch" "$VM_DIR/tools.sh" "$arch")
 	tbins=("${tlayer%.cpio.gz}.bin"/*)
 	# RC_VM_TOOLS=truth|NAME,...: the guest runs only these (a fourth,
 	# tiny layer: /etc/vm-tools-only)
@@ -145,7 +145,7 @@ mv "$cache/vm-bench.$$" "$benchconf"
 # --- negative-control objects: relocated on the host for each kernel ---------
 neg_examples=(getpid tcpclose)
 negbtfs=()
-for k in $(vm_names); do negbtfs+=("$("$VM_DIR/kernel-btf.sh" "$k")"); done
+for k in $(vm_names); do negbtfs+=("$(vm_btf "$k")"); done
 negdir="$cache/neg-$(vm_sha "$relocore" "$examples"/*.bpf.o "${negbtfs[@]}")"
 mkdir -p "$negdir"
 negfiles=()
@@ -154,7 +154,7 @@ for k in $(vm_names); do
 	# objects carry come from pahole's BTF and match no running kernel
 	read -r _ _ kmode < <(vm_entry "$k")
 	[ "$kmode" = sysfs ] || continue
-	btf=$("$VM_DIR/kernel-btf.sh" "$k")
+	btf=$(vm_btf "$k")
 	for e in "${neg_examples[@]}"; do
 		o="$negdir/$e.for-$k.o"
 		negfiles+=("$o")
@@ -199,7 +199,7 @@ if [ ! -s "$base" ]; then
 fi
 
 # --- kernel layer ----------------------------------------------------------------
-kdir=$("$VM_DIR/kernel.sh" "$name")
+kdir=$(vm_kernel "$name")
 rel=$(cat "$kdir/release")
 mods=$(modprobe -d "$kdir" -S "$rel" --show-depends -a virtio_pci virtio_blk 2>/dev/null |
 	awk '$1 == "insmod" && !seen[$2]++ {print $2}')
@@ -212,7 +212,7 @@ fi
 kbtf=
 ar=
 case "$btfmode" in
-archive|rcba) kbtf=$("$VM_DIR/kernel-btf.sh" "$name") ;;
+archive|rcba) kbtf=$(vm_btf "$name") ;;
 esac
 if [ "$btfmode" = rcba ]; then
 	# a relocore archive of every kernel of the list, minimized for the
@@ -222,9 +222,9 @@ if [ "$btfmode" = rcba ]; then
 	# release, only this one goes in)
 	args=("$rel=$kbtf")
 	for k in $(vm_names); do
-		r=$(cat "$("$VM_DIR/kernel.sh" "$k")/release")
+		r=$(cat "$(vm_kernel "$k")/release")
 		case " ${args[*]%%=*} " in *" $r "*) continue ;; esac
-		args+=("$r=$("$VM_DIR/kernel-btf.sh" "$k")")
+		args+=("$r=$(vm_btf "$k")")
 	done
 	ar="$cache/btf-$(vm_sha "$RC_BUILD/bin/relocore" "$examples"/*.bpf.o ${tbins[@]+"${tbins[@]}"} "${args[@]#*=}").rcba"
 	if [ ! -s "$ar" ]; then
@@ -239,7 +239,7 @@ fi
 # release, taskwatch.baked-wrong-V.o a release on the other side of 5.14
 # (5.10.0 for a newer kernel, 6.1.0 for an older one), so the verifier must
 # take the branch whose relocation is poisoned on this kernel and refuse it.
-bbtf=$("$VM_DIR/kernel-btf.sh" "$name")
+bbtf=$(vm_btf "$name")
 bakedir="$cache/baked-$(vm_sha "$relocore" "$examples/taskwatch.bpf.o" "$bbtf" "$kdir/config" "$kdir/release")"
 baked=()
 if [ -s "$examples/taskwatch.bpf.o" ]; then
@@ -306,8 +306,9 @@ img="$cache/$name-$key-$kkey-$tkey.img"
 if [ ! -s "$img" ]; then
 	cat "$base" "$klayer" ${tlayer:+"$tlayer"} ${olayer:+"$olayer"} >"$img.tmp.$$"
 	mv "$img.tmp.$$" "$img"
-	# keep the cache small: drop images and layers of older contents
-	find "$cache" -maxdepth 1 -name "$name-*.img" ! -name "${img##*/}" -delete
+	# keep the cache small: of this kernel's images, the two newest (make
+	# demo's, with a part of the tools, and make check's, with all of them)
+	ls -t "$cache/$name"-*.img 2>/dev/null | grep -v "^$img\$" | tail -n +2 | xargs -r rm -f
 fi
 rc_time initramfs "$name" "$t_image"
 echo "$img"

@@ -34,6 +34,23 @@ vm_tools_only() {
 	esac
 }
 
+# vm_kernel NAME, vm_btf NAME: what vm/kernel.sh NAME (the kernel's
+# directory) and vm/kernel-btf.sh NAME (its BTF file) print.  Asking costs
+# 0.3-0.6 s (cache keys: the apt lists, the kernel build's hash) and a
+# matrix run asks hundreds of times, so with RC_VM_MEMO set (a directory:
+# vm/matrix.sh makes one per run) each answer is asked for once.
+vm_memo() { # KIND NAME COMMAND...
+	local kind=$1 name=$2 out f
+	shift 2
+	f="${RC_VM_MEMO:-}/$kind-$name"
+	if [ -n "${RC_VM_MEMO:-}" ] && [ -s "$f" ]; then cat "$f"; return 0; fi
+	out=$("$@") || return 1
+	if [ -n "${RC_VM_MEMO:-}" ]; then printf '%s\n' "$out" >"$f.$$" && mv "$f.$$" "$f"; fi
+	printf '%s\n' "$out"
+}
+vm_kernel() { vm_memo kernel "$1" "$VM_DIR/kernel.sh" "$1"; }
+vm_btf() { vm_memo btf "$1" "$VM_DIR/kernel-btf.sh" "$1"; }
+
 # vm_sha FILE...: short content hash of files (for cache keys).
 vm_sha() { cat "$@" | sha256sum | cut -c1-16; }
 

@@ -40,6 +40,11 @@ steps() {
 only=$(vm_tools_only | paste -sd, -) || { echo "FAIL: vm/tools: RC_VM_TOOLS=${RC_VM_TOOLS:-}"; exit 1; }
 examples="${RC_VM_EXAMPLES:-$RC_BUILD/examples}"
 export RC_VM_EXAMPLES="$examples"
+# each kernel's directory and BTF path, asked for once in this run
+# (vm/lib.sh: vm_memo)
+RC_VM_MEMO=$(mktemp -d)
+export RC_VM_MEMO
+trap 'rm -rf "$RC_VM_MEMO"' EXIT
 out="$RC_BUILD/vm"
 mkdir -p "$out"
 for b in bin/relocore bin/relocore-static lib/relocore-pass.so; do
@@ -93,7 +98,7 @@ mkdir -p "$hx"
 for a in "${!objs[@]}"; do
 	mkdir -p "$hx/$a"
 	for k in $(vm_names); do
-		btf=$(steps "$VM_DIR/kernel-btf.sh" "$k") || { echo "FAIL: vm/$k/fetch: no BTF"; continue; }
+		btf=$(steps vm_btf "$k") || { echo "FAIL: vm/$k/fetch: no BTF"; continue; }
 		for o in "${objs[$a]}"/*.bpf.o; do
 			e=$(basename "$o" .bpf.o)
 			"$RC_BUILD/bin/relocore" explain "$o" --btf "$btf" --json >"$hx/$a/$e.$k.json" 2>/dev/null || true
@@ -134,7 +139,7 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 	local a
 	a=$(vm_arch "$k")
 	python3 "$RC_ROOT/test/vm/check.py" "$k" "$d/results" --objs "${objs[$a]}" --arch "$a" \
-		--host-objs "$examples" --host-btf "$("$VM_DIR/kernel-btf.sh" "$k")" \
+		--host-objs "$examples" --host-btf "$(vm_btf "$k")" \
 		--host-explain "$hx/$a" --summary "$d/summary.json" >"$d/check.txt" 2>&1
 	rc=$?
 	# Debian's libbpf-tools, both ways (vm/tools.sh, test/vm/tools-guest.sh)
@@ -142,12 +147,12 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 		# and relocore check's offline predictions for the same tools
 		# against what the guest did
 		local tl kb nokbtf=
-		tl=$("$VM_DIR/tools.sh" "$a" 2>/dev/null)
+		tl=$(vm_memo tools "$a" "$VM_DIR/tools.sh" "$a" 2>/dev/null)
 		read -r _ _ kb < <(vm_entry "$k")
 		[ "$kb" = sysfs ] || nokbtf=--no-kernel-btf
 		python3 "$RC_ROOT/test/vm/tools-check.py" "$k" "$d/results" \
 			--summary "$d/tools-summary.json" --check "$RC_BUILD/bin/relocore" \
-			--btf "$("$VM_DIR/kernel-btf.sh" "$k")" --bins "${tl%.cpio.gz}.bin" $nokbtf \
+			--btf "$(vm_btf "$k")" --bins "${tl%.cpio.gz}.bin" $nokbtf \
 			--objs "${objs[$a]}" ${only:+--only "$only"} \
 			>>"$d/check.txt" 2>&1 || rc=1
 	fi
