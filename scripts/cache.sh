@@ -43,9 +43,9 @@ rc_time() { # KIND NAME START [NOTE]
 # machine costs and what a warm one does (the cache decides which)
 rc_cold_notice() {
 	if ls "$RC_CACHE"/kernel/out/*/.done >/dev/null 2>&1 && ls "$RC_CACHE"/kernels/*/vmlinuz >/dev/null 2>&1; then
-		echo "$1: warm cache ($RC_CACHE): kernels built and fetched before; make check about 40 minutes on 2 cores"
+		echo "$1: warm cache ($RC_CACHE): kernels built and fetched before; make demo about 5 minutes, make check about 35, on 2 cores"
 	else
 		echo "$1: cold cache ($RC_CACHE): the first run downloads Debian's kernels and builds our patched"
-		echo "$1:   kernels (15-30 minutes each on 2 cores, several of them): make check 80-100 minutes; later runs about 40"
+		echo "$1:   kernels (13-19 minutes each on 2 cores; make demo builds 3, make check 4; README: How long)"
 	fi
 }
