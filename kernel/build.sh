@@ -179,7 +179,7 @@ mkdir -p "$obj"
 # directory's path: -g records it, the BTF does not).  a and kasan change
 # the compiler's flags or task_struct: compiled on their own.
 kmake=(make -C "$src" O="$obj" CC="ccache gcc")
-export CCACHE_DIR="$RC_CACHE/ccache" CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=8G
+export CCACHE_DIR="$RC_CACHE/ccache" CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=2G
 merged="$obj/relocore.fragment"
 cat "${frag_files[@]}" >"$merged.new"
 if ! cmp -s "$merged.new" "$merged" || [ ! -f "$obj/.config" ]; then
