@@ -12,8 +12,9 @@ PREFIX ?= /usr/local
 # line to build/times.tsv (scripts/cache.sh: rc_time; scripts/times.py)
 check demo demo-full: export RC_TIMES = $(CURDIR)/build/times.tsv
 # stamp STEP START: one line of the report, when there is one.  Only the
-# outermost make writes (a suite's own `make install` runs inside a report)
-top := $(filter 0,$(MAKELEVEL))
+# make that set RC_TIMES writes (a suite's own `make install` runs inside a
+# report: RC_TIMES comes to it from the environment)
+top = $(filter file,$(origin RC_TIMES))
 stamp = { [ -z "$$RC_TIMES" ] || [ -z "$(top)" ] || printf '%s\t%s\t%s\t%s\t\n' $(1) $(1) $$(( $$(date +%s) - $(2) )) $(2) >>"$$RC_TIMES"; }
 
 all: build

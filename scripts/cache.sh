@@ -32,11 +32,12 @@ rc_linux_src() {
 # build/times.tsv (the Makefile empties it first) and every long step appends
 # one line to it; scripts/times.py prints the report.  Without RC_TIMES
 # nothing is written.  A line (tab-separated):
-#   KIND  NAME  SECONDS  START(epoch)  NOTE
-# KIND: deps, build, suite, download, kernel-build, initramfs, guest, ...
+#   KIND  NAME  SECONDS  START(epoch)  NOTE  WITHIN
+# KIND: deps, build, suite, download, kernel-build, initramfs, guest, ...;
+# WITHIN: the suite it ran in (RC_TIME_IN, set by scripts/check.sh)
 rc_time() { # KIND NAME START [NOTE]
 	[ -n "${RC_TIMES:-}" ] || return 0
-	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(( $(date +%s) - $3 ))" "$3" "${4:-}" >>"$RC_TIMES"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(( $(date +%s) - $3 ))" "$3" "${4:-}" "${RC_TIME_IN:-}" >>"$RC_TIMES"
 }
 
 # rc_cold_notice WHAT: say, before a long run, what a first run on this

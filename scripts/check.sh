@@ -69,7 +69,7 @@ run_suite() {
 	# user + system seconds of the suite and everything it ran
 	TIMEFORMAT='%U %S'
 	{ time {
-		bash -c "$cmd" 2>&1 | tee "$log_dir/$name.log" | grep --line-buffered -E "$progress_re" | sed -u -e "/^$name: /!s/^/$name: /" -e 's/^/   | /'
+		RC_TIME_IN=$name bash -c "$cmd" 2>&1 | tee "$log_dir/$name.log" | grep --line-buffered -E "$progress_re" | sed -u -e "/^$name: /!s/^/$name: /" -e 's/^/   | /'
 		echo "${PIPESTATUS[0]}" >"$log_dir/$name.rc"
 	}; } 2>"$log_dir/$name.cpu"
 	kill "$ticker" 2>/dev/null

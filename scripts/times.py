@@ -4,8 +4,9 @@
 
 TIMES.tsv has one line per long step (scripts/cache.sh: rc_time; the
 Makefile's deps and build), tab-separated:
-    KIND  NAME  SECONDS  START(epoch)  NOTE
-The report lists the top-level steps (deps, build, each suite, the demo's own
+    KIND  NAME  SECONDS  START(epoch)  NOTE  WITHIN
+(WITHIN: the suite a step ran in, when scripts/check.sh ran it).  The
+report lists the top-level steps (deps, build, each suite, the demo's own
 steps) in the order they started and, under each, the steps that ran inside
 it (kernel downloads, kernel builds, initramfs images, guests, ...), grouped
 by kind: how many, their sum, the longest ones.  Steps inside a step may run
@@ -30,7 +31,8 @@ def load(path):
             except ValueError:
                 continue
             rows.append({"kind": p[0], "name": p[1], "seconds": secs,
-                         "start": start, "note": p[4] if len(p) > 4 else ""})
+                         "start": start, "note": p[4] if len(p) > 4 else "",
+                         "within": p[5] if len(p) > 5 else ""})
     return rows
 
 
@@ -40,7 +42,13 @@ def report(rows):
     out = []
     for t in tops:
         end = t["start"] + t["seconds"]
-        kids = [r for r in inner if t["start"] <= r["start"] <= end]
+        # the suite a step names (WITHIN), else the top step whose time
+        # holds its start (the demo's steps, older reports)
+        if t["kind"] == "suite":
+            kids = [r for r in inner if r["within"] == t["name"]
+                    or (not r["within"] and not r.get("_in") and t["start"] <= r["start"] <= end)]
+        else:
+            kids = [r for r in inner if not r["within"] and not r.get("_in") and t["start"] <= r["start"] <= end]
         for r in kids:
             r["_in"] = True
         groups = {}
