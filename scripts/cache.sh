@@ -47,6 +47,6 @@ rc_cold_notice() {
 		echo "$1: warm cache ($RC_CACHE): kernels built and fetched before; make demo about 5 minutes, make check about 35, on 2 cores"
 	else
 		echo "$1: cold cache ($RC_CACHE): the first run downloads Debian's kernels and builds our patched"
-		echo "$1:   kernels (13-19 minutes each on 2 cores; make demo builds 3, make check 4; README: How long)"
+		echo "$1:   kernels (about 10 minutes each on 2 cores; make demo builds 2, make check 3; README: How long)"
 	fi
 }

@@ -308,7 +308,8 @@ if [ ! -s "$img" ]; then
 	mv "$img.tmp.$$" "$img"
 	# keep the cache small: of this kernel's images, the two newest (make
 	# demo's, with a part of the tools, and make check's, with all of them)
-	ls -t "$cache/$name"-*.img 2>/dev/null | grep -v "^$img\$" | tail -n +2 | xargs -r rm -f
+	# (grep finds none on a kernel's first image: not an error)
+	ls -t "$cache/$name"-*.img 2>/dev/null | { grep -v "^$img\$" || true; } | tail -n +2 | xargs -r rm -f
 fi
 rc_time initramfs "$name" "$t_image"
 echo "$img"

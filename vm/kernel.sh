@@ -108,7 +108,8 @@ esac
 
 [ -f "$out/.kernel-complete" ] && { echo "$out"; exit 0; }
 
-exec 9>"$RC_CACHE/kernels/.lock"
+# one lock per kernel: vm/matrix.sh builds ours while it downloads Debian's
+exec 9>"$out.lock"
 flock 9
 [ -f "$out/.kernel-complete" ] && { echo "$out"; exit 0; }
 
