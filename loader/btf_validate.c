@@ -91,8 +91,12 @@ int rc_validate_type(struct rc_validator *v, const struct btf_type *t)
 		return 0;
 	if (validate_size(v, kd, t))
 		return -EINVAL;
-	if (kd->type_ref && validate_ref(v, t->type, kd->type_ref))
+	if (kd->type_ref == RC_REF_TYPE_OR_EXTERN_VOID && t->type == 0) {
+		if (*w != BTF_VAR_GLOBAL_EXTERN)
+			return bad(v, "refers to void where a type is required", 0);
+	} else if (kd->type_ref && validate_ref(v, t->type, kd->type_ref)) {
 		return -EINVAL;
+	}
 	for (i = 0; i < kd->extra_refs; i++)
 		if (validate_ref(v, w[i], RC_REF_TYPE))
 			return -EINVAL;

@@ -43,6 +43,8 @@ refs_and_names(const struct rc_btf_kind *kd, const struct btf_type *t, uint32_t 
 	if (kd->type_ref) {
 		mx = t->type;
 		b |= (kd->type_ref == RC_REF_TYPE) & (t->type == 0);
+		b |= (kd->type_ref == RC_REF_TYPE_OR_EXTERN_VOID) & (t->type == 0) &
+		     (w[0] != BTF_VAR_GLOBAL_EXTERN);
 	}
 	for (i = 0; i < kd->extra_refs; i++) {
 		b |= w[i] == 0;

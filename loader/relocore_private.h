@@ -162,6 +162,11 @@ enum rc_btf_ref {
 	RC_REF_NONE,		/* no type id there */
 	RC_REF_VOID_OK,		/* a type id, void (0) allowed */
 	RC_REF_TYPE,		/* a type id, not void */
+	RC_REF_TYPE_OR_EXTERN_VOID,	/* a type id, void only when the
+				 * record's first extra word says extern
+				 * linkage: a VAR for a typeless __ksym
+				 * (`extern void sym __ksym;`), which libbpf
+				 * opens (it retypes .ksyms VARs itself) */
 };
 enum rc_btf_size_rule {
 	RC_SIZE_ANY,		/* none */
@@ -222,7 +227,7 @@ static const struct rc_btf_kind rc_btf_kinds[32] = {
 				    .ent_size = sizeof(struct btf_param), .ent_name = 1,
 				    .ent_ref = RC_REF_VOID_OK, .ent_ref_word = 1 },
 	[BTF_KIND_VAR]		= { "var", .extra = sizeof(struct btf_var),
-				    .type_ref = RC_REF_TYPE },
+				    .type_ref = RC_REF_TYPE_OR_EXTERN_VOID },
 	[BTF_KIND_DATASEC]	= { "datasec", .ent_size = sizeof(struct btf_var_secinfo),
 				    .ent_ref = RC_REF_TYPE, .ent_ref_word = 0 },
 	[BTF_KIND_DECL_TAG]	= { "decl_tag", .extra = sizeof(struct btf_decl_tag),

@@ -421,6 +421,55 @@ out:
 	btf__free(b);
 }
 
+/*
+ * A VAR of type void (id 0): only an extern may be one - a typeless __ksym
+ * (`extern void sym __ksym;`), which libbpf opens - by the walk that
+ * validates a whole BTF (rc_btf_validate) and by a raw target's check.
+ */
+static void test_var_void(void)
+{
+	static const struct {
+		const char *row;
+		int linkage;
+		bool ok;
+	} rows[] = {
+		{ "var-void/extern", BTF_VAR_GLOBAL_EXTERN, true },
+		{ "var-void/static", BTF_VAR_STATIC, false },
+		{ "var-void/global", BTF_VAR_GLOBAL_ALLOCATED, false },
+	};
+	uint32_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct btf *b = btf__new_empty();
+		struct rc_error err = { "" }, terr = { "" };
+		const void *raw;
+		uint32_t sz;
+		struct rc_target *t;
+		int walk, tgt = -1;
+
+		btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+		btf__add_var(b, "sym", rows[i].linkage, 0);
+		walk = rc_btf_validate(b, "t.btf", &err);
+		raw = btf__raw_data(b, &sz);
+		t = raw ? rc_target_open_mem(raw, sz, "t.btf", &terr) : NULL;
+		if (t)
+			tgt = rc_target_check(t, &terr);
+		if (!t && !raw)
+			fail_row(rows[i].row, "no raw BTF");
+		else if (rows[i].ok && (walk || tgt))
+			fail_row(rows[i].row, "refused: \"%s\" / \"%s\"", err.msg, terr.msg);
+		else if (!rows[i].ok && (!walk || (t && !tgt)))
+			fail_row(rows[i].row, "accepted; wanted \"refers to void\"");
+		else if (!rows[i].ok && (!strstr(err.msg, "type [2]: refers to void") ||
+					 (t && !strstr(terr.msg, "type [2]: refers to void"))))
+			fail_row(rows[i].row, "\"%s\" / \"%s\"; wanted \"type [2]: refers to void\"", err.msg, terr.msg);
+		else
+			pass_row(rows[i].row);
+		rc_target_free(t);
+		btf__free(b);
+	}
+}
+
 int main(void)
 {
 	struct ids id;
@@ -478,6 +527,7 @@ int main(void)
 	test_ambiguous(local, tgt);
 	test_essential_hash();
 	test_target_checks();
+	test_var_void();
 
 	rc_target_free(tgt);
 	btf__free(target);

@@ -1,0 +1,39 @@
+// A typeless __ksym (`extern void sym __ksym;`, libbpf's form for the
+// address of a kernel variable without a type): clang emits a BTF VAR of
+// type void (id 0) in .ksyms.  libbpf 1.1 opens such an object (it retypes
+// .ksyms VARs itself), and so must every command here: the reader accepts
+// a VAR of type void when its linkage is extern, and still refuses one that
+// is not (test/unit: engine_test "var-void").  check says what it cannot
+// decide (a typeless ksym's address comes from kallsyms at load, not from
+// the BTF); a weak one libbpf resolves to 0 where the kernel lacks it.
+// RUN: %clang_bpf -c %s -o %t.o
+// RUN: %clang_bpf -DNEW -c %inputs/check/target.c -o %t.new.o
+// RUN: bpftool btf dump file %t.o | FileCheck --check-prefix=SEC %s
+// SEC-DAG: VAR 'bpf_prog_active' type_id=0, linkage=extern
+// SEC-DAG: VAR 'nosuch_sym' type_id=0, linkage=extern
+// SEC-DAG: DATASEC '.ksyms'
+// RUN: %relocore check %t.o --btf %t.new.o > %t.txt 2>&1; echo rc=$? >> %t.txt
+// RUN: FileCheck %s < %t.txt
+// CHECK-NOT: refers to void
+// CHECK: untyped __ksym externs (first: {{bpf_prog_active|nosuch_sym}}): kallsyms, not in BTF: not checked
+// CHECK: rc=0
+// RUN: %relocore explain %t.o --btf %t.new.o > %t.ex.txt 2>&1; echo rc=$? >> %t.ex.txt
+// RUN: FileCheck --check-prefix=EXPLAIN %s < %t.ex.txt
+// EXPLAIN-NOT: refers to void
+// EXPLAIN: rc=0
+// RUN: %relocore reloc %t.o --btf %t.new.o -o %t.out.o > %t.re.txt 2>&1; echo rc=$? >> %t.re.txt
+// RUN: FileCheck --check-prefix=RELOC %s < %t.re.txt
+// RELOC: rc=0
+// RUN: bpftool btf dump file %t.out.o | FileCheck --check-prefix=SEC %s
+#include "common.h"
+
+extern void bpf_prog_active __attribute__((section(".ksyms")));
+extern void nosuch_sym __attribute__((section(".ksyms"), weak));
+
+SEC("kprobe/do_unlinkat") int typeless(void *ctx)
+{
+	if (&nosuch_sym)
+		return 2;
+	return (int)(long)&bpf_prog_active;
+}
+char LICENSE[] SEC("license") = "GPL";
