@@ -26,15 +26,15 @@ deps: times-start
 	@t=$$(date +%s); bash scripts/deps.sh && $(call stamp,deps,$$t)
 
 build: deps
-	@$(if $(top),,RC_TIMES= )PREFIX=$(PREFIX) bash scripts/build.sh
+	@t=$$(date +%s); \
+	cmake -S . -B build -G "Unix Makefiles" -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null && \
+	$(MAKE) --no-print-directory -C build -j2 && $(call stamp,build,$$t)
 
-# make demo builds relocore itself (scripts/build.sh), once it has started
-# the kernel builds in the background: they need only deps
-demo: deps
-	@PREFIX=$(PREFIX) bash scripts/demo.sh
+demo: build
+	@bash scripts/demo.sh
 
-demo-full: deps
-	@PREFIX=$(PREFIX) RC_VM_TOOLS=1 bash scripts/demo.sh
+demo-full: build
+	@RC_VM_TOOLS=1 bash scripts/demo.sh
 
 check: build
 	@bash scripts/check.sh

@@ -20,27 +20,11 @@ set -euo pipefail
 source "$(dirname "$0")/cache.sh"
 cd "$RC_ROOT"
 
+for b in bin/relocore bin/relocore-static lib/relocore-pass.so; do
+	[ -e "$RC_BUILD/$b" ] || { echo "demo: build/$b is missing: run make" >&2; exit 1; }
+done
 export RC_VM_TOOLS=${RC_VM_TOOLS:-truth}
 rc_cold_notice demo
-# our kernels first: they need nothing of relocore, and on a first run they
-# are most of the time (two builds of about 10 minutes on 2 cores), so they
-# start before relocore is built and keep both cores busy while the rest
-# (relocore's build, compiling the examples, downloading Debian's kernels)
-# goes on beside them; vm/matrix.sh waits for them where it needs them
-# (warm: they are cached, and this ends at once).  Its own process group
-# (setsid), so that a failed demo stops the compiles with it.
-mkdir -p "$RC_BUILD/vm"
-# Its lines a person follows (building, a line every 30 s, built in,
-# errors) are shown as they come; all of them are in build/vm/kernels.log.
-setsid bash vm/build-kernels.sh 2>"$RC_BUILD/vm/kernels.log" &
-builder=$!
-trap '[ -z "$builder" ] || kill -- -"$builder" 2>/dev/null || true' EXIT
-tail -n +1 -F "$RC_BUILD/vm/kernels.log" --pid=$builder 2>/dev/null |
-	grep --line-buffered -E '(building bzImage|  \.\.\. [0-9]+s|built in|ERROR|FAIL|failed|cannot|does not)' &
-bash scripts/build.sh
-for b in bin/relocore bin/relocore-static lib/relocore-pass.so; do
-	[ -e "$RC_BUILD/$b" ] || { echo "demo: build/$b is missing after scripts/build.sh" >&2; exit 1; }
-done
 t_compile=$(date +%s)
 rm -rf "$RC_BUILD/examples"
 mkdir -p "$RC_BUILD/examples"
@@ -56,8 +40,6 @@ t_matrix=$(date +%s)
 rc=0
 bash vm/matrix.sh --demo || rc=$?
 rc_time demo matrix "$t_matrix"
-[ -z "$builder" ] || wait "$builder" 2>/dev/null || true
-builder=
 echo
 # where the time went (make demo sets RC_TIMES: the Makefile)
 [ -z "${RC_TIMES:-}" ] || python3 scripts/times.py "$RC_TIMES"

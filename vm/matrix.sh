@@ -99,21 +99,12 @@ mkdir -p "$hx"
 # now, one after another, while the loop below downloads the others (the
 # network's time, not the CPU's); the loop waits for each where it needs it
 # (vm/kernel.sh: one lock per kernel)
-# (vm/build-kernels.sh; make demo started it before building relocore:
-# then this one waits on each kernel's lock and finds it built)
-steps "$VM_DIR/build-kernels.sh" >/dev/null &
-builder=$!
-# and what every initramfs of an architecture shares, fetched now too (the
-# network's time, while the builds hold the cores), not between guests:
-# Debian's libbpf-tools (vm/tools.sh), and for a foreign architecture its
-# busybox sysroot and relocore cross-built (vm/sysroot.sh, vm/cross.sh)
-for a in "${!objs[@]}"; do
-	[ "${RC_VM_TOOLS:-1}" = 0 ] || steps vm_memo tools "$a" "$VM_DIR/tools.sh" "$a" >/dev/null ||
-		echo "matrix: vm/tools.sh $a failed (tried again for its first guest)"
-	[ "$a" = "$(vm_host_arch)" ] && continue
-	{ steps "$VM_DIR/sysroot.sh" "$a" && steps "$VM_DIR/cross.sh" "$a"; } >/dev/null ||
-		echo "matrix: vm/sysroot.sh or vm/cross.sh $a failed (tried again for its first guest)"
-done
+builder=
+blist=$(for k in $(vm_names); do read -r kind _ < <(vm_entry "$k") && [ "$kind" = build ] && echo "$k"; done)
+if [ -n "$blist" ]; then
+	( for k in $blist; do steps "$VM_DIR/kernel.sh" "$k" >/dev/null || true; done ) &
+	builder=$!
+fi
 for a in "${!objs[@]}"; do
 	mkdir -p "$hx/$a"
 	for k in $(vm_names); do
@@ -125,7 +116,7 @@ for a in "${!objs[@]}"; do
 	done
 done
 # (a build that failed was tried once more above, and said why)
-wait "$builder" 2>/dev/null || true
+[ -z "$builder" ] || wait "$builder" 2>/dev/null || true
 
 fails=0
 summaries=()
