@@ -196,21 +196,24 @@ static struct btf *minimize(const struct rc_target *target, const char *const *o
 		/* a binary that embeds several objects: all of them */
 		struct rc_object **all;
 		size_t j, k, n, nr_all;
-		const struct rc_result *res;
 
 		if (rc_object_open_all(objs[i], &all, &nr_all, err))
 			goto out;
 		for (j = 0, ret = 0; j < nr_all && !ret; j++) {
 			struct rc_object *obj = all[j];
 
-			n = rc_object_results(obj, &res);
+			n = rc_object_relo_count(obj);
 			for (k = 0; k < n && !ret; k++) {
-				ret = bg_subset_add_relo(&s, rc_object_types(obj), &res[k].relo, target);
+				const struct rc_relo *relo;
+				const char *sec;
+				uint32_t insn;
+
+				relo = rc_object_relo(obj, k, &sec, &insn);
+				ret = bg_subset_add_relo(&s, rc_object_types(obj), relo, target);
 				if (ret)
 					rc_fmt(err->msg, sizeof(err->msg),
 					       "%s: section %s insn #%u: cannot keep the types of this relocation: %s",
-					       rc_object_name(obj), res[k].section,
-					       res[k].insn_idx, strerror(-ret));
+					       rc_object_name(obj), sec, insn, strerror(-ret));
 			}
 		}
 		for (j = 0; j < nr_all; j++)

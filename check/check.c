@@ -203,27 +203,60 @@ static int object_problems(struct ctx *c, struct rc_check_prog *p)
 }
 
 /* Relocations the engine refused fail the whole object at load. */
-static int refused_problems(struct ctx *c, const struct rc_result *res, size_t n,
-			    struct rc_check_prog *p)
+static int refused_problems(struct ctx *c, struct rc_check_prog *p)
 {
-	size_t i;
+	size_t i, left = c->nrefused;
 	int ret;
 
-	for (i = 0; i < n; i++) {
-		const struct rc_result *r = &res[i];
-		char acc[200];
+	for (i = 0; i < c->ncrelos && left; i++) {
+		const struct crelo *r = &c->crelos[i];
 
-		if (r->d.outcome != RC_ERROR && !r->patch_err[0])
+		if (!r->refused)
 			continue;
-		rc_spec_format(&r->d.local, acc, sizeof(acc));
+		left--;
 		ret = chk_problem(p, RC_CHECK_RELOCATION, false, -1,
-				  "section %s insn #%u %s %s: %s (refused: libbpf refuses the whole object)",
-				  r->section, r->insn_idx, rc_relo_kind_str(r->relo.kind),
-				  acc[0] ? acc : r->access,
-				  r->patch_err[0] ? r->patch_err : r->d.reason);
+				  "section %s insn #%u %s (refused: libbpf refuses the whole object)",
+				  r->section, r->insn_idx, r->what);
 		if (ret)
 			return ret;
 	}
+	return 0;
+}
+
+/* Keep what the walk needs of relocation @i: its value, and for one that
+ * is not plainly applied its words for messages; each instruction's slot
+ * holds its result (a refused or poisoned one over an applied one). */
+static int keep_result(void *ctx, const struct rc_result *r, size_t i)
+{
+	struct ctx *c = ctx;
+	struct crelo *k = &c->crelos[i];
+	const struct crelo **slot;
+	size_t s;
+
+	*k = (struct crelo){ r->d.outcome, r->d.outcome == RC_ERROR || r->patch_err[0],
+			     r->insn_idx, r->d.new_val, r->section, NULL };
+	if (k->refused)
+		c->nrefused++;
+	if (k->outcome != RC_OK || k->refused) {
+		char acc[200];
+
+		rc_spec_format(&r->d.local, acc, sizeof(acc));
+		if (asprintf(&k->what, "%s %s: %s", rc_relo_kind_str(r->relo.kind),
+			     acc[0] ? acc : r->access,
+			     r->patch_err[0] ? r->patch_err : r->d.reason) < 0) {
+			k->what = NULL;
+			return -ENOMEM;
+		}
+	}
+	/* relocations come section by section: the last one's is likely */
+	s = c->last_sec && !strcmp(c->secs[c->last_sec].name, r->section) ?
+	    c->last_sec : sec_by_name(c, r->section);
+	c->last_sec = s;
+	if (!s || r->insn_idx >= c->secs[s].n)
+		return 0;
+	slot = &c->secs[s].res[r->insn_idx];
+	if (!*slot || k->outcome != RC_OK)
+		*slot = k;
 	return 0;
 }
 
@@ -314,6 +347,12 @@ static void ctx_free(struct ctx *c)
 			free(c->st[i]);
 	}
 	free(c->st);
+	for (i = 0; c->crelos && i < c->ncrelos; i++)
+		free(c->crelos[i].what);
+	free(c->crelos);
+	free(c->seen);
+	chk_target_lookups_free(c->tl);
+	free(c->tl);
 	free(c->secs);
 	free(c->syms);
 	free(c->helpers);
@@ -363,8 +402,7 @@ static const char *effective_section(struct ctx *c, const char *name, const char
 }
 
 static int check_one(struct ctx *c, struct rc_check *out, size_t sec,
-		     size_t entry, const char *name, const struct rc_result *res,
-		     size_t nres)
+		     size_t entry, const char *name)
 {
 	const struct rc_check_opts *o = c->opts;
 	struct rc_check_prog *p;
@@ -381,7 +419,7 @@ static int check_one(struct ctx *c, struct rc_check *out, size_t sec,
 	p = c->prog = &out->progs[out->nr_progs - 1];
 	asec = effective_section(c, name, c->secs[sec].name, buf, sizeof(buf));
 	chk_ctx_types(c, asec);
-	ret = refused_problems(c, res, nres, p) ?: object_problems(c, p) ?:
+	ret = refused_problems(c, p) ?: object_problems(c, p) ?:
 	      chk_attach(c, asec) ?: chk_walk(c, sec, entry) ?: chk_ctx_bound(c, asec);
 	if (ret)
 		return ret;
@@ -474,10 +512,9 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_types(target),
 			 .opts = opts && opts->sz >= sizeof(none) ? opts : &none };
 	struct rc_check *out = calloc(1, sizeof(*out));
-	const struct rc_result *res = NULL;
 	struct rc_error rerr = { "" };
 	struct rc_object *copy = NULL, *baked = NULL;
-	size_t size, nres = 0, i, j;
+	size_t size, i, j;
 	const unsigned char *bytes;
 	int ret = -ENOMEM, nbaked = 0;
 
@@ -523,11 +560,12 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 		ret = -EINVAL;
 		goto fail;
 	}
-	rc_object_relocate(copy, target, &res, &rerr);	/* refusals: in res */
-	nres = rc_object_results(copy, &res);
 	ret = -ENOMEM;
+	c.tl = calloc(1, sizeof(*c.tl));
 	c.st = calloc(c.nsecs, sizeof(*c.st));
-	if (!c.st || chk_load_helpers(&c))
+	c.ncrelos = rc_object_relo_count(copy);
+	c.crelos = calloc(c.ncrelos ? c.ncrelos : 1, sizeof(*c.crelos));
+	if (!c.st || !c.crelos || chk_load_helpers(&c))
 		goto fail;
 	for (i = 1; i < c.nsecs; i++) {
 		if (!c.secs[i].exec)
@@ -537,17 +575,12 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 		if (!c.st[i] || !c.secs[i].res)
 			goto fail;
 	}
+	/* the decisions, each kept small as it comes (refusals among them:
+	 * the copy is not applied, nor needed applied) */
+	ret = rc_object_relocate_each(copy, target, keep_result, &c, &rerr);
+	if (ret == -ENOMEM)
+		goto fail;
 	undecided(&c, out);
-	for (j = 0; j < nres; j++) {
-		size_t s = sec_by_name(&c, res[j].section);
-		const struct rc_result **slot;
-
-		if (!s || res[j].insn_idx >= c.secs[s].n)
-			continue;
-		slot = &c.secs[s].res[res[j].insn_idx];
-		if (!*slot || res[j].d.outcome != RC_OK)
-			*slot = &res[j];
-	}
 	/* programs: FUNC symbols of executable sections other than .text */
 	for (i = 1; i < c.nsecs; i++) {
 		bool any = false;
@@ -560,12 +593,12 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 			if (s->shndx != i || s->type != STT_FUNC || s->value % 8)
 				continue;
 			any = true;
-			ret = check_one(&c, out, i, s->value / 8, s->name, res, nres);
+			ret = check_one(&c, out, i, s->value / 8, s->name);
 			if (ret)
 				goto fail;
 		}
 		if (!any && c.secs[i].n &&
-		    (ret = check_one(&c, out, i, 0, c.secs[i].name, res, nres)))
+		    (ret = check_one(&c, out, i, 0, c.secs[i].name)))
 			goto fail;
 	}
 	if (c.opts->pick_alternatives && (ret = pick_alternatives(&c, out)))

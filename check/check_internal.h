@@ -37,6 +37,17 @@
 #define SCALAR_ARG 0xfffd	/* rstate.ptr[]: a typed context's scalar
 				 * argument (never a pointer to read through) */
 
+/* What check keeps of one relocation's result: the engine's struct
+ * rc_result is 3 KB, and a probe has tens of thousands. */
+struct crelo {
+	enum rc_outcome outcome;
+	bool refused;		/* RC_ERROR, or an instruction it does not fit */
+	uint32_t insn_idx;
+	uint64_t new_val;
+	const char *section;	/* the object's */
+	char *what;		/* not RC_OK, or refused: "KIND ACCESS: REASON" */
+};
+
 struct sec {
 	const char *name;
 	bool exec;
@@ -52,7 +63,7 @@ struct sec {
 	/* ELF relocations of this section: insn index -> symbol */
 	size_t nr_rel;
 	struct rel { size_t idx; size_t sym; } *rel;
-	const struct rc_result **res;	/* per insn: its CO-RE result */
+	const struct crelo **res;	/* per insn: its CO-RE result */
 };
 
 struct sym {
@@ -90,8 +101,23 @@ struct ctx {
 		uint16_t lconst;
 		bool uncertain;
 	} **st;
+	struct crelo *crelos;		/* every relocation, in .BTF.ext order */
+	size_t ncrelos, nrefused, last_sec;
 	struct work { size_t sec, idx; } *wl;
 	size_t nwl, capwl;
+	/* the target lookups made (chk_target_*), found or not: each program
+	 * asks for the same few names, and a lookup scans the whole BTF */
+	struct tlookups {
+		size_t n, cap;
+		struct tlookup {
+			char *name;
+			int kind;
+			int mod;		/* -1: vmlinux */
+			int id;			/* 0: not found */
+		} *v;
+	} *tl;
+	struct work *seen;		/* the states the last walk set */
+	size_t nseen, capseen;
 	struct rc_check_prog *prog;	/* being checked */
 	/* the program's reads of its context (r1 at entry) on certain paths:
 	 * the end of the farthest one and its instruction */
@@ -133,6 +159,7 @@ bool chk_listed(const char *const *list, size_t n, const char *name);
 /* Has the target @name of BTF @kind (the module it is in: *@mod, NULL
  * for vmlinux; @mod may be NULL)?  Its type, and the BTF it is in: */
 bool chk_target_has(const struct ctx *c, const char *name, int kind, const char **mod);
+void chk_target_lookups_free(struct tlookups *tl);
 const struct btf_type *chk_target_type(const struct ctx *c, const char *name, int kind,
 				       const struct rc_btf **in);
 /* The parameters of FUNC @name, or of the FUNC_PROTO TYPEDEF @name points

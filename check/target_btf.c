@@ -12,47 +12,81 @@
 
 #include "check_internal.h"
 
-static bool find_in(const struct rc_btf *btf, const char *name, int kind)
+/* @name of @kind: in vmlinux (*@mod -1) or the first module BTF that has
+ * it; its id, 0 when none has it.  Remembered in c->tl. */
+static int lookup(const struct ctx *c, const char *name, int kind, int *mod)
 {
-	return btf && rc_btf_find_by_name_kind(btf, name, kind) > 0;
+	struct tlookups *tl = c->tl;
+	struct tlookup *l;
+	size_t k;
+	int i, id = -1;
+
+	for (k = 0; tl && k < tl->n; k++)
+		if (tl->v[k].kind == kind && !strcmp(tl->v[k].name, name)) {
+			*mod = tl->v[k].mod;
+			return tl->v[k].id;
+		}
+	*mod = -1;
+	if (c->vml)
+		id = rc_btf_find_by_name_kind(c->vml, name, kind);
+	for (i = 0; id <= 0 && i < rc_target_nr_modules(c->tg); i++) {
+		const struct rc_btf *m = rc_target_module(c->tg, i, NULL);
+
+		if (m && (id = rc_btf_find_by_name_kind(m, name, kind)) > 0)
+			*mod = i;
+	}
+	if (id < 0)
+		id = 0;
+	if (tl && tl->n == tl->cap) {	/* out of memory: not remembered */
+		size_t cap = tl->cap ? tl->cap * 2 : 64;
+		struct tlookup *v = realloc(tl->v, cap * sizeof(*v));
+
+		if (v) {
+			tl->v = v;
+			tl->cap = cap;
+		}
+	}
+	if (tl && tl->n < tl->cap && (l = &tl->v[tl->n]) && (l->name = strdup(name))) {
+		l->kind = kind;
+		l->mod = *mod;
+		l->id = id;
+		tl->n++;
+	}
+	return id;
+}
+
+void chk_target_lookups_free(struct tlookups *tl)
+{
+	size_t k;
+
+	for (k = 0; tl && k < tl->n; k++)
+		free(tl->v[k].name);
+	if (tl)
+		free(tl->v);
 }
 
 /* @name of @kind in vmlinux or any module BTF; the module's name in *@mod. */
 bool chk_target_has(const struct ctx *c, const char *name, int kind, const char **mod)
 {
-	int i;
+	int m, id = lookup(c, name, kind, &m);
 
 	if (mod)
 		*mod = NULL;
-	if (find_in(c->vml, name, kind))
-		return true;
-	for (i = 0; i < rc_target_nr_modules(c->tg); i++)
-		if (find_in(rc_target_module(c->tg, i, mod), name, kind))
-			return true;
-	if (mod)
-		*mod = NULL;
-	return false;
+	if (id && m >= 0 && mod)
+		rc_target_module(c->tg, m, mod);
+	return id > 0;
 }
 
 /* @name of @kind in vmlinux or a module BTF: its type and BTF, or NULL */
 const struct btf_type *chk_target_type(const struct ctx *c, const char *name, int kind,
 				       const struct rc_btf **in)
 {
-	int i, id;
+	int m, id = lookup(c, name, kind, &m);
 
-	if (c->vml && (id = rc_btf_find_by_name_kind(c->vml, name, kind)) > 0) {
-		*in = c->vml;
-		return rc_type(c->vml, id);
-	}
-	for (i = 0; i < rc_target_nr_modules(c->tg); i++) {
-		const struct rc_btf *m = rc_target_module(c->tg, i, NULL);
-
-		if (m && (id = rc_btf_find_by_name_kind(m, name, kind)) > 0) {
-			*in = m;
-			return rc_type(m, id);
-		}
-	}
-	return NULL;
+	if (!id)
+		return NULL;
+	*in = m < 0 ? c->vml : rc_target_module(c->tg, m, NULL);
+	return rc_type(*in, id);
 }
 
 /* The number of parameters of FUNC (or of the FUNC_PROTO a typedef points
@@ -80,9 +114,9 @@ int chk_target_nr_params(const struct ctx *c, const char *name, int kind)
 /* The target's (vmlinux's) enum @ename, or NULL. */
 const struct btf_type *chk_target_enum(const struct ctx *c, const char *ename)
 {
-	int id = c->vml ? rc_btf_find_by_name_kind(c->vml, ename, BTF_KIND_ENUM) : -1;
+	int m, id = lookup(c, ename, BTF_KIND_ENUM, &m);
 
-	return id > 0 ? rc_type(c->vml, id) : NULL;
+	return id > 0 && m < 0 ? rc_type(c->vml, id) : NULL;
 }
 
 /* A member of enum @t named @val, or (@val NULL) of value @v that is no

@@ -60,6 +60,22 @@ static const struct sym *rel_at(const struct ctx *c, const struct sec *s, size_t
 
 /* ---- the state per instruction, and the worklist ---- */
 
+/* Append @sec:@idx to the list *@v (*@n of *@cap).  0 or -ENOMEM. */
+static int add_work(struct work **v, size_t *n, size_t *cap, size_t sec, size_t idx)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		struct work *w = realloc(*v, ncap * sizeof(*w));
+
+		if (!w)
+			return -ENOMEM;
+		*v = w;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = (struct work){ sec, idx };
+	return 0;
+}
+
 /* Join @in into the state at @sec:@idx (the first path there: @in) and
  * queue the instruction when its state changed.  0 or -ENOMEM. */
 static int push(struct ctx *c, size_t sec, size_t idx, const struct rstate *in)
@@ -72,6 +88,8 @@ static int push(struct ctx *c, size_t sec, size_t idx, const struct rstate *in)
 		return 0;	/* out of the program: the verifier's concern */
 	s = &c->st[sec][idx];
 	if (!s->seen) {
+		if (add_work(&c->seen, &c->nseen, &c->capseen, sec, idx))
+			return -ENOMEM;
 		*s = *in;
 		s->seen = true;
 	} else {
@@ -89,17 +107,7 @@ static int push(struct ctx *c, size_t sec, size_t idx, const struct rstate *in)
 		if (s->known == old && s->lconst == lc && s->uncertain == was)
 			return 0;
 	}
-	if (c->nwl == c->capwl) {
-		size_t cap = c->capwl ? c->capwl * 2 : 64;
-		struct work *w = realloc(c->wl, cap * sizeof(*w));
-
-		if (!w)
-			return -ENOMEM;
-		c->wl = w;
-		c->capwl = cap;
-	}
-	c->wl[c->nwl++] = (struct work){ sec, idx };
-	return 0;
+	return add_work(&c->wl, &c->nwl, &c->capwl, sec, idx);
 }
 
 /* A callback's entry: walked with nothing known. */
@@ -165,9 +173,9 @@ static bool is_lconst(const struct rstate *s, int r)
 }
 
 /* The instruction's 32-bit immediate as relocated. */
-static int32_t imm_of(const struct bpf_insn *in, const struct rc_result *r)
+static int32_t imm_of(const struct bpf_insn *in, const struct crelo *r)
 {
-	return r && r->d.outcome == RC_OK ? (int32_t)r->d.new_val : in->imm;
+	return r && r->outcome == RC_OK ? (int32_t)r->new_val : in->imm;
 }
 
 /* @a op @b, 64- or 32-bit, in *@out; false when the walk cannot say
@@ -272,15 +280,11 @@ static bool call_target(const struct ctx *c, size_t sec, size_t idx, bool call,
 
 /* A poisoned instruction reached from the entry. */
 static int relo_problem(struct ctx *c, size_t sec, size_t idx,
-			const struct rc_result *r)
+			const struct crelo *r)
 {
-	char acc[200];
-
-	rc_spec_format(&r->d.local, acc, sizeof(acc));
 	return chk_problem(c->prog, RC_CHECK_RELOCATION, false, (int)idx,
-			   "section %s insn #%zu %s %s: %s; poisoned and reachable from the entry, so the verifier rejects it",
-			   c->secs[sec].name, idx, rc_relo_kind_str(r->relo.kind),
-			   acc[0] ? acc : r->access, r->d.reason);
+			   "section %s insn #%zu %s; poisoned and reachable from the entry, so the verifier rejects it",
+			   c->secs[sec].name, idx, r->what);
 }
 
 /* A reached call to helper @id, which the target lacks. */
@@ -298,7 +302,7 @@ static int helper_problem(struct ctx *c, size_t sec, size_t idx, int32_t id)
 /* BPF_LD: ld_imm64 (a constant, a relocated one, an address in a frozen
  * section, an extern variable, a callback), or a legacy packet load. */
 static int check_ld(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn *in,
-		    const struct rc_result *r, struct rstate *s)
+		    const struct crelo *r, struct rstate *s)
 {
 	const struct sec *S = &c->secs[sec];
 	int dst = in->dst_reg, src = in->src_reg, ret;
@@ -327,7 +331,7 @@ static int check_ld(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn
 			 * value is fixed when the object loads */
 			set_ptr(s, dst, EXT_PTR, 0);
 		} else if (!sym && !src) {
-			v = r && r->d.outcome == RC_OK ? r->d.new_val :
+			v = r && r->outcome == RC_OK ? r->new_val :
 			    ((uint64_t)(uint32_t)in[1].imm << 32) | (uint32_t)in->imm;
 			set(s, dst, v);
 		}
@@ -342,7 +346,7 @@ static int check_ld(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn
  * load-time constant), or of a frozen section (its bytes: a known value);
  * any other read gives an unknown value. */
 static int check_ldx(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn *in,
-		     const struct rc_result *r, struct rstate *s)
+		     const struct crelo *r, struct rstate *s)
 {
 	static const int sizes[] = { [BPF_W >> 3] = 4, [BPF_H >> 3] = 2,
 				     [BPF_B >> 3] = 1, [BPF_DW >> 3] = 8 };
@@ -354,7 +358,7 @@ static int check_ldx(struct ctx *c, size_t sec, size_t idx, const struct bpf_ins
 
 	if (is_ptr(s, src) && s->ptr[src] == CTX_PTR) {
 		/* the offset as relocated (a field's byte offset) */
-		int16_t ioff = r && r->d.outcome == RC_OK ? (int16_t)r->d.new_val : in->off;
+		int16_t ioff = r && r->outcome == RC_OK ? (int16_t)r->new_val : in->off;
 		int64_t at = (int64_t)s->v[src] + ioff, end = at + sz;
 
 		if (!s->uncertain && BPF_MODE(in->code) == BPF_MEM && end > c->ctx_hi) {
@@ -411,7 +415,7 @@ static int check_st(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn
  * by a known offset; a load-time constant stays one through ALU with known
  * values or other load-time constants; anything else is unknown. */
 static int check_alu(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn *in,
-		     const struct rc_result *r, struct rstate *s)
+		     const struct crelo *r, struct rstate *s)
 {
 	uint8_t op = BPF_OP(in->code);
 	int dst = in->dst_reg, src = in->src_reg;
@@ -501,7 +505,7 @@ static int check_call(struct ctx *c, size_t sec, size_t idx, const struct bpf_in
  * conditional jump: the known values decide its edge, else both are
  * taken (uncertain when a load-time constant decides it). */
 static int check_jmp(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn *in,
-		     const struct rc_result *r, struct rstate *s)
+		     const struct crelo *r, struct rstate *s)
 {
 	uint8_t op = BPF_OP(in->code);
 	int dst = in->dst_reg, src = in->src_reg, ret, taken;
@@ -536,9 +540,9 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 {
 	const struct sec *S = &c->secs[sec];
 	const struct bpf_insn *in = &S->insns[idx];
-	const struct rc_result *r = S->res ? S->res[idx] : NULL;
+	const struct crelo *r = S->res ? S->res[idx] : NULL;
 
-	if (r && r->d.outcome == RC_POISON)
+	if (r && r->outcome == RC_POISON)
 		return relo_problem(c, sec, idx, r);
 	switch (BPF_CLASS(in->code)) {
 	case BPF_LD:
@@ -565,9 +569,12 @@ int chk_walk(struct ctx *c, size_t sec, size_t entry)
 	size_t i;
 	int ret;
 
-	for (i = 1; i < c->nsecs; i++)
-		if (c->secs[i].exec)
-			memset(c->st[i], 0, c->secs[i].n * sizeof(**c->st));
+	/* what the last walk reached, forgotten (a probe's hundreds of
+	 * programs share one .text of 10^5 instructions: clearing them all
+	 * for each program was most of check's time) */
+	for (i = 0; i < c->nseen; i++)
+		memset(&c->st[c->seen[i].sec][c->seen[i].idx], 0, sizeof(**c->st));
+	c->nseen = 0;
 	c->nwl = 0;
 	c->ctx_hi = 0;
 	c->scalar_deref = false;

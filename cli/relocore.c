@@ -211,46 +211,68 @@ static const char *outcome_str(const struct rc_result *r)
 	return r->d.outcome == RC_POISON ? "poisoned" : "ok";
 }
 
-static void print_text(const struct rc_object *obj, const char *target,
-		       const struct rc_result *res, size_t n)
+static void print_text_one(FILE *f, const struct rc_result *r)
 {
-	size_t i;
+	char acc[256], tt[160];
 
-	printf("%s: %zu CO-RE relocation(s) against %s\n", rc_object_name(obj), n,
-	       target);
-	for (i = 0; i < n; i++) {
-		const struct rc_result *r = &res[i];
-		char acc[256], tt[160];
-
-		rc_spec_format(&r->d.local, acc, sizeof(acc));
-		type_str(r->d.targ_btf, r->d.targ_type_id, tt, sizeof(tt));
-		printf("%-24s #%-5u %-14s %-36s ", r->section, r->insn_idx,
-		       rc_relo_kind_str(r->relo.kind), acc[0] ? acc : r->access);
-		if (r->d.outcome == RC_ERROR)
-			printf("REFUSED: %s\n", r->d.reason);
-		else if (r->patch_err[0])
-			printf("REFUSED: %s\n", r->patch_err);
-		else if (r->d.outcome == RC_POISON)
-			printf("POISONED: %s\n", r->d.reason);
-		else if (tt[0])
-			printf("=> %s [%u]  %llu -> %llu\n", tt, r->d.targ_type_id,
-			       (unsigned long long)r->d.orig_val,
-			       (unsigned long long)r->d.new_val);
-		else
-			printf("=> (none)  %llu -> %llu\n",
-			       (unsigned long long)r->d.orig_val,
-			       (unsigned long long)r->d.new_val);
-	}
+	rc_spec_format(&r->d.local, acc, sizeof(acc));
+	type_str(r->d.targ_btf, r->d.targ_type_id, tt, sizeof(tt));
+	fprintf(f, "%-24s #%-5u %-14s %-36s ", r->section, r->insn_idx,
+		rc_relo_kind_str(r->relo.kind), acc[0] ? acc : r->access);
+	if (r->d.outcome == RC_ERROR)
+		fprintf(f, "REFUSED: %s\n", r->d.reason);
+	else if (r->patch_err[0])
+		fprintf(f, "REFUSED: %s\n", r->patch_err);
+	else if (r->d.outcome == RC_POISON)
+		fprintf(f, "POISONED: %s\n", r->d.reason);
+	else if (tt[0])
+		fprintf(f, "=> %s [%u]  %llu -> %llu\n", tt, r->d.targ_type_id,
+			(unsigned long long)r->d.orig_val, (unsigned long long)r->d.new_val);
+	else
+		fprintf(f, "=> (none)  %llu -> %llu\n",
+			(unsigned long long)r->d.orig_val, (unsigned long long)r->d.new_val);
 }
 
-/* @output, @baked (reloc): the file written, the .kconfig externs baked
- * (-1: none asked for). */
-static void print_json(const struct rc_object *obj, const char *target,
-		       const struct rc_result *res, size_t n,
-		       const char *output, int baked)
+/* One relocation as an element of "relocations" (@first: no comma). */
+static void print_json_one(FILE *f, const struct rc_object *obj,
+			   const struct rc_result *r, bool first)
 {
-	size_t i;
+	char acc[256], lt[160], tt[160], spec[RC_MAX_SPEC_LEN * 12] = "";
+	size_t len = 0;
+	int k;
 
+	rc_spec_format(&r->d.local, acc, sizeof(acc));
+	type_str(rc_object_types(obj), r->relo.type_id, lt, sizeof(lt));
+	type_str(r->d.targ_btf, r->d.targ_type_id, tt, sizeof(tt));
+	for (k = 0; r->d.targ_type_id && k < r->d.targ.raw_len; k++)
+		len += snprintf(spec + len, sizeof(spec) - len, "%s%u",
+				k ? ":" : "", r->d.targ.raw[k]);
+	fprintf(f, "%s{\"section\":", first ? "" : ",");
+	json_str(f, r->section);
+	fprintf(f, ",\"insn\":%u,\"kind\":\"%s\",\"access\":", r->insn_idx,
+		rc_relo_kind_str(r->relo.kind));
+	json_str(f, acc);
+	fprintf(f, ",\"spec\":");
+	json_str(f, r->access);
+	fprintf(f, ",\"target_spec\":");
+	json_str(f, spec);
+	fprintf(f, ",\"local_type_id\":%u,\"local_type\":", r->relo.type_id);
+	json_str(f, lt);
+	fprintf(f, ",\"target_type_id\":%u,\"target_type\":", r->d.targ_type_id);
+	json_str(f, tt);
+	fprintf(f, ",\"target_bit_offset\":%u,\"old\":%llu,\"new\":%llu,\"result\":\"%s\",\"reason\":",
+		r->d.targ.bit_offset, (unsigned long long)r->d.orig_val,
+		(unsigned long long)r->d.new_val, outcome_str(r));
+	json_str(f, r->d.outcome == RC_ERROR || !r->patch_err[0] ? r->d.reason : r->patch_err);
+	fprintf(f, "}");
+}
+
+/* The document's head, up to the "relocations" array's "[".  @output,
+ * @baked (reloc): the file written, the .kconfig externs baked (-1: none
+ * asked for). */
+static void print_json_head(const struct rc_object *obj, const char *target,
+			    const char *output, int baked)
+{
 	printf("{\"object\":");
 	json_str(stdout, rc_object_name(obj));
 	printf(",\"target\":");
@@ -262,49 +284,39 @@ static void print_json(const struct rc_object *obj, const char *target,
 	if (baked >= 0)
 		printf(",\"kconfig_baked\":%d", baked);
 	printf(",\"relocations\":[");
-	for (i = 0; i < n; i++) {
-		const struct rc_result *r = &res[i];
-		char acc[256], lt[160], tt[160], spec[RC_MAX_SPEC_LEN * 12] = "";
-		int k;
-		size_t len = 0;
+}
 
-		rc_spec_format(&r->d.local, acc, sizeof(acc));
-		type_str(rc_object_types(obj), r->relo.type_id, lt, sizeof(lt));
-		type_str(r->d.targ_btf, r->d.targ_type_id, tt, sizeof(tt));
-		for (k = 0; r->d.targ_type_id && k < r->d.targ.raw_len; k++)
-			len += snprintf(spec + len, sizeof(spec) - len, "%s%u",
-					k ? ":" : "", r->d.targ.raw[k]);
-		printf("%s{\"section\":", i ? "," : "");
-		json_str(stdout, r->section);
-		printf(",\"insn\":%u,\"kind\":\"%s\",\"access\":", r->insn_idx,
-		       rc_relo_kind_str(r->relo.kind));
-		json_str(stdout, acc);
-		printf(",\"spec\":");
-		json_str(stdout, r->access);
-		printf(",\"target_spec\":");
-		json_str(stdout, spec);
-		printf(",\"local_type_id\":%u,\"local_type\":", r->relo.type_id);
-		json_str(stdout, lt);
-		printf(",\"target_type_id\":%u,\"target_type\":", r->d.targ_type_id);
-		json_str(stdout, tt);
-		printf(",\"target_bit_offset\":%u,\"old\":%llu,\"new\":%llu,\"result\":\"%s\",\"reason\":",
-		       r->d.targ.bit_offset, (unsigned long long)r->d.orig_val,
-		       (unsigned long long)r->d.new_val, outcome_str(r));
-		json_str(stdout, r->d.outcome == RC_ERROR || !r->patch_err[0] ?
-				 r->d.reason : r->patch_err);
-		printf("}");
-	}
-	printf("]}\n");
+/* Each relocation printed as it is decided (rc_object_relocate_each: no
+ * result kept), to @f as text or JSON; @refused counts the refusals. */
+struct printer {
+	FILE *f;
+	const struct rc_object *obj;
+	bool json;
+	size_t refused;
+};
+
+static int print_one(void *ctx, const struct rc_result *r, size_t i)
+{
+	struct printer *p = ctx;
+
+	if (r->d.outcome == RC_ERROR || r->patch_err[0])
+		p->refused++;
+	if (!p->f)
+		return 0;
+	if (p->json)
+		print_json_one(p->f, p->obj, r, i == 0);
+	else
+		print_text_one(p->f, r);
+	return 0;
 }
 
 static int cmd_explain(int argc, char **argv)
 {
 	struct rc_error err = { "" };
-	const struct rc_result *res = NULL;
+	struct printer pr = { stdout };
 	struct rc_object *obj;
 	struct rc_target *t;
 	struct opts o;
-	size_t i, n;
 	int ret = 0;
 
 	if (parse_opts(argc, argv, &o, explain_usage))
@@ -312,16 +324,17 @@ static int cmd_explain(int argc, char **argv)
 	t = target_open_for(&o.t, o.obj, o.object, &obj);
 	if (!t)
 		return 1;
-	if (rc_object_relocate(obj, t, &res, &err))
-		ret = 1;
-	n = rc_object_relo_count(obj);
+	pr.obj = obj;
+	pr.json = o.json;
 	if (o.json)
-		print_json(obj, o.t.what, res, n, NULL, -1);
+		print_json_head(obj, o.t.what, NULL, -1);
 	else
-		print_text(obj, o.t.what, res, n);
-	for (i = 0; i < n && !ret; i++)
-		if (res[i].d.outcome == RC_ERROR || res[i].patch_err[0])
-			ret = 1;
+		printf("%s: %zu CO-RE relocation(s) against %s\n", rc_object_name(obj),
+		       rc_object_relo_count(obj), o.t.what);
+	if (rc_object_relocate_each(obj, t, print_one, &pr, &err) || pr.refused)
+		ret = 1;
+	if (o.json)
+		printf("]}\n");
 	if (ret && err.msg[0])
 		fprintf(stderr, "relocore: %s\n", err.msg);
 	rc_target_free(t);
@@ -363,7 +376,9 @@ static int bake(struct rc_object **obj, struct opts *o, struct rc_target *t)
 
 static int cmd_reloc(int argc, char **argv)
 {
-	const struct rc_result *res = NULL;
+	struct printer pr = { NULL };
+	char *list = NULL;
+	size_t list_len = 0;
 	struct rc_error err = { "" };
 	int baked = -1;
 	struct rc_object *obj;
@@ -382,12 +397,29 @@ static int cmd_reloc(int argc, char **argv)
 		return 1;
 	if ((o.kernel_release || o.kconfig) && (baked = bake(&obj, &o, t)) < 0)
 		goto out;
-	if (!rc_object_relocate(obj, t, &res, &err) && !rc_object_write(obj, o.out, &err))
+	/* --json: the relocations printed as decided, into memory (a few
+	 * hundred bytes each, not a result's 3 KB), shown once written */
+	pr.obj = obj;
+	pr.json = true;
+	if (o.json && !(pr.f = open_memstream(&list, &list_len))) {
+		fprintf(stderr, "relocore: out of memory\n");
+		goto out;
+	}
+	if (!rc_object_relocate_each(obj, t, print_one, &pr, &err) &&
+	    !rc_object_write(obj, o.out, &err))
 		ret = 0;
 	else
 		fprintf(stderr, "relocore: %s\n", err.msg);
-	if (!ret && o.json)
-		print_json(obj, o.t.what, res, rc_object_relo_count(obj), o.out, baked);
+	if (pr.f && fclose(pr.f)) {
+		fprintf(stderr, "relocore: out of memory\n");
+		ret = 1;
+	}
+	if (!ret && o.json) {
+		print_json_head(obj, o.t.what, o.out, baked);
+		fwrite(list, 1, list_len, stdout);
+		printf("]}\n");
+	}
+	free(list);
 out:
 	rc_target_free(t);
 	rc_object_free(obj);

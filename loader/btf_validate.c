@@ -60,6 +60,10 @@ static int validate_size(struct rc_validator *v, const struct rc_btf_kind *kd,
 			return bad(v, "int of %u bits does not fit its size", btf_int_bits(t));
 		return 0;
 	case RC_SIZE_ENUM:	/* "enum of size 3", "enum64 of size 3" */
+		/* size 0 and no values: a forward declaration, as clang emits
+		 * `enum x;` (vmlinux.h has them); libbpf reads it as one */
+		if (!t->size && !btf_vlen(t))
+			return 0;
 		if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8) {
 			rc_fmt(fmt, sizeof(fmt), "%s of size %%u", kd->name);
 			return bad(v, fmt, t->size);

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -468,6 +469,40 @@ int rc_file_read(const char *path, void **data, size_t *size,
 	*data = buf;
 	*size = got;
 	return 0;
+}
+
+int rc_file_map(const char *path, void **data, size_t *size, bool *mapped,
+		struct rc_error *err)
+{
+	struct stat st;
+	void *p;
+	int fd;
+
+	*mapped = false;
+	fd = rc_file_open(path, &st, err);
+	if (fd < 0)
+		return fd;
+	if (S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= MAX_FILE_SIZE) {
+		/* private: patches stay in this process's copy of a page */
+		p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			*data = p;
+			*size = st.st_size;
+			*mapped = true;
+			return 0;
+		}
+	}
+	close(fd);
+	return rc_file_read(path, data, size, err);
+}
+
+void rc_file_unmap(void *data, size_t size, bool mapped)
+{
+	if (mapped)
+		munmap(data, size);
+	else
+		free(data);
 }
 
 int rc_embedded_select(const struct rc_embedded *v, size_t n,

@@ -88,6 +88,12 @@ struct stat;
 /* Open @path read-only and fstat it into @st: the descriptor, or -errno
  * with @err naming @path.  rc_file_read and the target reader use it. */
 int rc_file_open(const char *path, struct stat *st, struct rc_error *err);
+/* @path's bytes mapped privately (writable, copy on write: what is
+ * patched stays in this process), or read into memory where it cannot be
+ * mapped (*mapped false); rc_file_unmap gives them back either way. */
+int rc_file_map(const char *path, void **data, size_t *size, bool *mapped,
+		struct rc_error *err);
+void rc_file_unmap(void *data, size_t size, bool mapped);
 
 /* elf_write.c, the one ELF writer. */
 

@@ -41,6 +41,16 @@ struct btf_ext_hdr {
 	uint32_t core_relo_off, core_relo_len;
 };
 
+/* One core_relo record and where it applies: what a relocation is before
+ * it is decided (about 40 bytes; a struct rc_result is 3 KB). */
+struct relo_rec {
+	struct rc_relo relo;
+	const char *access;	/* in the object's BTF */
+	uint32_t insn_idx;
+	uint32_t relo_idx;	/* within its section's records */
+	int prog;		/* index in obj->progs */
+};
+
 /* The relocations of one SHT_REL section (the view's). */
 struct rel_sec {
 	struct rc_elf_rel *rel;
@@ -51,6 +61,7 @@ struct rc_object {
 	char *name;
 	unsigned char *buf;	/* the whole file; patched in place */
 	size_t size;
+	bool mapped;		/* buf is the file mapped (rc_file_map) */
 	/* the ELF view: sections by index, the first symbol table, the
 	 * SHT_REL sections' entries by section index */
 	size_t nr_secs;
@@ -70,7 +81,8 @@ struct rc_object {
 	int nr_relo_secs;
 	struct relo_sec *relo_secs;
 	size_t nr_relos;
-	struct rc_result *res;
+	struct relo_rec *recs;	/* every record, as read */
+	struct rc_result *res;	/* made when first asked for (3 KB each) */
 	bool relocated;
 };
 
@@ -265,8 +277,10 @@ static int read_symbols(struct rc_object *obj, Elf *elf)
 	return 0;
 }
 
-/* The view's relocations: each SHT_REL section's entries (its data size /
- * sh_entsize of them) that gelf_getrel reads. */
+/* The view's relocations: the entries (its data size / sh_entsize of
+ * them) that gelf_getrel reads of each SHT_REL section that applies to an
+ * executable section; the others' (debug info, .BTF.ext: most of a large
+ * object) are left unread. */
 static int read_rels(struct rc_object *obj, Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -278,6 +292,9 @@ static int read_rels(struct rc_object *obj, Elf *elf)
 		size_t n, i;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL)
+			continue;
+		if (sh.sh_info >= obj->nr_secs || obj->secs[sh.sh_info].type != SHT_PROGBITS ||
+		    !(obj->secs[sh.sh_info].flags & SHF_EXECINSTR))
 			continue;
 		d = elf_getdata(scn, NULL);
 		n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
@@ -402,14 +419,14 @@ static int read_btf_ext(struct rc_object *obj, struct rc_error *err)
 			     sizeof(struct rc_relo), true, err);
 }
 
-/* Turn the core_relo records into results, each pointing at its insn. */
+/* Read the core_relo records, each pointing at its insn. */
 static int index_relos(struct rc_object *obj, struct rc_error *err)
 {
 	size_t k = 0;
 	int s;
 
-	obj->res = calloc(obj->nr_relos ? obj->nr_relos : 1, sizeof(*obj->res));
-	if (!obj->res)
+	obj->recs = calloc(obj->nr_relos ? obj->nr_relos : 1, sizeof(*obj->recs));
+	if (!obj->recs)
 		return -ENOMEM;
 	for (s = 0; s < obj->nr_relo_secs; s++) {
 		const struct relo_sec *rs = &obj->relo_secs[s];
@@ -417,11 +434,11 @@ static int index_relos(struct rc_object *obj, struct rc_error *err)
 		uint32_t i;
 
 		for (i = 0; i < rs->nr; i++, k++) {
-			struct rc_result *r = &obj->res[k];
+			struct relo_rec *r = &obj->recs[k];
 
 			memcpy(&r->relo, obj->buf + rs->rec_off + (size_t)i * obj->relo_rec_size,
 			       sizeof(r->relo));
-			r->section = p->name;
+			r->prog = rs->prog;
 			r->relo_idx = i;
 			r->insn_idx = r->relo.insn_off / 8;
 			if (r->relo.insn_off % 8 || r->relo.insn_off >= p->size)
@@ -446,8 +463,43 @@ static int index_relos(struct rc_object *obj, struct rc_error *err)
 	return 0;
 }
 
-/* Open the object in @buf (@size bytes), which the object then owns. */
-static struct rc_object *open_owned(unsigned char *buf, size_t size,
+/* The results array, made when first asked for: each record's fields,
+ * no decision yet.  -ENOMEM when it cannot be. */
+static int make_results(struct rc_object *obj)
+{
+	size_t k;
+
+	if (obj->res)
+		return 0;
+	obj->res = calloc(obj->nr_relos ? obj->nr_relos : 1, sizeof(*obj->res));
+	if (!obj->res)
+		return -ENOMEM;
+	for (k = 0; k < obj->nr_relos; k++) {
+		const struct relo_rec *rec = &obj->recs[k];
+		struct rc_result *r = &obj->res[k];
+
+		r->relo = rec->relo;
+		r->access = rec->access;
+		r->section = obj->progs[rec->prog].name;
+		r->insn_idx = rec->insn_idx;
+		r->relo_idx = rec->relo_idx;
+	}
+	return 0;
+}
+
+const struct rc_relo *rc_object_relo(const struct rc_object *obj, size_t i,
+				     const char **section, uint32_t *insn_idx)
+{
+	if (i >= obj->nr_relos)
+		return NULL;
+	*section = obj->progs[obj->recs[i].prog].name;
+	*insn_idx = obj->recs[i].insn_idx;
+	return &obj->recs[i].relo;
+}
+
+/* Open the object in @buf (@size bytes, @mapped by rc_file_map or else
+ * malloc'd), which the object then owns. */
+static struct rc_object *open_owned(unsigned char *buf, size_t size, bool mapped,
 				    const char *name, struct rc_error *err)
 {
 	struct rc_object *obj = calloc(1, sizeof(*obj));
@@ -457,12 +509,13 @@ static struct rc_object *open_owned(unsigned char *buf, size_t size,
 
 	if (!obj || !(obj->name = strdup(name ? name : "<memory>"))) {
 		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
-		free(buf);
+		rc_file_unmap(buf, size, mapped);
 		rc_object_free(obj);
 		return NULL;
 	}
 	obj->buf = buf;
 	obj->size = size;
+	obj->mapped = mapped;
 	if (size < EI_NIDENT || memcmp(obj->buf, ELFMAG, SELFMAG)) {
 		fail(err, obj, "not an ELF file");
 		goto err;
@@ -513,11 +566,11 @@ struct rc_object *rc_object_open_mem(const void *data, size_t size,
 		return NULL;
 	}
 	memcpy(buf, data, size);
-	return open_owned(buf, size, name, err);
+	return open_owned(buf, size, false, name, err);
 }
 
 /* "@path": the file names the object; "@path(NAME)" for an embedded one. */
-static struct rc_object *open_embedded(unsigned char *buf, size_t size,
+static struct rc_object *open_embedded(unsigned char *buf, size_t size, bool mapped,
 				       const char *path, const char *select,
 				       struct rc_error *err)
 {
@@ -528,7 +581,7 @@ static struct rc_object *open_embedded(unsigned char *buf, size_t size,
 	int k;
 
 	if (rc_embedded_find(buf, size, path, &v, &n, err)) {
-		free(buf);
+		rc_file_unmap(buf, size, mapped);
 		return NULL;
 	}
 	if (!n) {
@@ -544,7 +597,7 @@ static struct rc_object *open_embedded(unsigned char *buf, size_t size,
 			rc_fmt(err->msg, sizeof(err->msg),
 			       "%s: not an ELF file, and no BPF ELF object is embedded in it (no ELF header with e_machine 247 inside)",
 			       path);
-		free(buf);
+		rc_file_unmap(buf, size, mapped);
 		free(v);
 		return NULL;
 	}
@@ -559,7 +612,7 @@ static struct rc_object *open_embedded(unsigned char *buf, size_t size,
 			rc_fmt(err->msg, sizeof(err->msg),
 			       "%s embeds %zu BPF objects, choose one with --object N|NAME: %s",
 			       path, n, list);
-		free(buf);
+		rc_file_unmap(buf, size, mapped);
 		free(v);
 		return NULL;
 	}
@@ -569,9 +622,17 @@ static struct rc_object *open_embedded(unsigned char *buf, size_t size,
 	if (!name)
 		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
 	free(name);
-	free(buf);
+	rc_file_unmap(buf, size, mapped);
 	free(v);
 	return obj;
+}
+
+/* A BPF object itself (or something that starts as one: its own reader
+ * says what is wrong with it), not a file that embeds some. */
+static bool is_bpf_object(const unsigned char *buf, size_t size)
+{
+	return size >= 20 && !memcmp(buf, ELFMAG, SELFMAG) &&
+	       ((buf[18] | buf[19] << 8) == EM_BPF || (buf[19] | buf[18] << 8) == EM_BPF);
 }
 
 struct rc_object *rc_object_open_select(const char *path, const char *select,
@@ -579,24 +640,21 @@ struct rc_object *rc_object_open_select(const char *path, const char *select,
 {
 	void *buf;
 	size_t size;
+	bool mapped;
 
-	if (rc_file_read(path, &buf, &size, err))
+	if (rc_file_map(path, &buf, &size, &mapped, err))
 		return NULL;
-	/* a BPF object itself (or something that starts as one: its own
-	 * reader says what is wrong with it) */
-	if (size >= 20 && !memcmp(buf, ELFMAG, SELFMAG) &&
-	    ((((unsigned char *)buf)[18] | ((unsigned char *)buf)[19] << 8) == EM_BPF ||
-	     (((unsigned char *)buf)[19] | ((unsigned char *)buf)[18] << 8) == EM_BPF)) {
+	if (is_bpf_object(buf, size)) {
 		if (select && strcmp(select, "0")) {
 			rc_fmt(err->msg, sizeof(err->msg),
 			       "%s: is a BPF object itself, not a file that embeds several: --object %s names nothing (0 is the object)",
 			       path, select);
-			free(buf);
+			rc_file_unmap(buf, size, mapped);
 			return NULL;
 		}
-		return open_owned(buf, size, path, err);
+		return open_owned(buf, size, mapped, path, err);
 	}
-	return open_embedded(buf, size, path, select, err);
+	return open_embedded(buf, size, mapped, path, select, err);
 }
 
 int rc_object_open_all(const char *path, struct rc_object ***objs, size_t *nr,
@@ -607,17 +665,21 @@ int rc_object_open_all(const char *path, struct rc_object ***objs, size_t *nr,
 	size_t n = 0, i;
 	void *buf;
 	size_t size;
+	bool mapped;
 
 	*objs = NULL;
 	*nr = 0;
-	if (rc_file_read(path, &buf, &size, err))
+	if (rc_file_map(path, &buf, &size, &mapped, err))
 		return -EINVAL;
-	if (rc_embedded_find(buf, size, path, &v, &n, err)) {
-		free(buf);
+	/* a BPF object is one (no need to read it all for embedded ones) */
+	if (is_bpf_object(buf, size))
+		n = 1;
+	else if (rc_embedded_find(buf, size, path, &v, &n, err)) {
+		rc_file_unmap(buf, size, mapped);
 		return -EINVAL;
 	}
 	free(v);
-	free(buf);
+	rc_file_unmap(buf, size, mapped);
 	if (n <= 1) {
 		/* one object, or none (that one's open says why) */
 		struct rc_object *o = rc_object_open_select(path, NULL, err);
@@ -677,10 +739,11 @@ void rc_object_free(struct rc_object *obj)
 		free(obj->names[i]);
 	free(obj->names);
 	free(obj->relo_secs);
+	free(obj->recs);
 	free(obj->res);
 	rc_btf_free(obj->types);
 	btf__free(obj->btf);
-	free(obj->buf);
+	rc_file_unmap(obj->buf, obj->size, obj->mapped);
 	free(obj->name);
 	free(obj);
 }
@@ -736,24 +799,6 @@ size_t rc_object_relo_count(const struct rc_object *obj)
 	return obj->nr_relos;
 }
 
-static struct rc_result *first_refused(struct rc_object *obj, size_t *count)
-{
-	struct rc_result *first = NULL;
-	size_t i;
-
-	*count = 0;
-	for (i = 0; i < obj->nr_relos; i++) {
-		struct rc_result *r = &obj->res[i];
-
-		if (r->d.outcome == RC_ERROR || r->patch_err[0]) {
-			if (!first)
-				first = r;
-			(*count)++;
-		}
-	}
-	return first;
-}
-
 /* Earlier record group of the same program section as group @s, or -1. */
 static int same_section_before(const struct rc_object *obj, int s)
 {
@@ -787,49 +832,35 @@ static struct bpf_insn *section_copy(const struct rc_object *obj,
 	return insns;
 }
 
-int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
-		       const struct rc_result **res, struct rc_error *err)
+/*
+ * Decide every relocation and patch copies of the program sections, one
+ * relocation at a time: each decided into @slots[i] (the object's results)
+ * or, with @slots NULL, into one buffer handed to @fn and reused.  The
+ * copies are committed only if every relocation applies.  The first
+ * refusal is kept (a copy) for the message.
+ */
+static int relocate(struct rc_object *obj, const struct rc_target *target,
+		    struct rc_result *slots, rc_result_fn fn, void *ctx,
+		    struct rc_error *err)
 {
 	uint32_t nt = obj->btf ? btf__type_cnt(obj->btf) : 0;
 	struct rc_cands *cache = NULL;
 	struct bpf_insn **scratch = NULL;
-	struct rc_result *bad;
-	size_t i, nbad;
+	struct rc_result *one = NULL, *bad = NULL;
+	size_t i, nbad = 0;
 	int s, ret = 0;
 
-	if (res)
-		*res = obj->res;
 	if (obj->relocated)
 		return fail(err, obj, "already relocated");
 	if (!obj->nr_relos)
 		return 0;
-
-	/* decide, with one candidate list per local type (narrowed as we go) */
+	/* one candidate list per local type (narrowed as we go) */
 	cache = calloc(nt, sizeof(*cache));
-	if (!cache)
-		return -ENOMEM;
-	for (i = 0; i < obj->nr_relos; i++) {
-		struct rc_result *r = &obj->res[i];
-		uint32_t id = r->relo.type_id;
-		const struct btf_type *lt = rc_type(obj->types, id);
-		struct rc_cands *c = &cache[id];
-
-		if (!c->c && r->relo.kind != RC_TYPE_ID_LOCAL && lt->name_off &&
-		    !rc_str_empty(rc_name(obj->types, lt->name_off))) {
-			ret = rc_core_find_cands(obj->types, id, target, c);
-			if (ret)
-				goto out;
-			if (!c->c)	/* remember "searched, none found" */
-				c->c = malloc(sizeof(*c->c));
-		}
-		ret = rc_core_decide_cands(obj->types, &r->relo, c, &r->d);
-		if (ret)
-			goto out;
-	}
-
-	/* patch copies of the program sections; commit only if all apply */
 	scratch = calloc(obj->nr_relo_secs, sizeof(*scratch));
-	if (!scratch) {
+	if (!slots)
+		one = malloc(sizeof(*one));
+	bad = malloc(sizeof(*bad));
+	if (!cache || !scratch || (!slots && !one) || !bad) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -847,21 +878,41 @@ int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 		}
 		scratch[s] = insns;
 		for (k = 0; k < rs->nr; k++, i++) {
-			struct rc_result *r = &obj->res[i];
+			const struct relo_rec *rec = &obj->recs[i];
+			struct rc_result *r = slots ? &slots[i] : one;
+			uint32_t id = rec->relo.type_id;
+			const struct btf_type *lt = rc_type(obj->types, id);
+			struct rc_cands *c = &cache[id];
 
-			if (r->d.outcome == RC_ERROR)
-				continue;
-			if (rc_core_patch(insns, p->size / 8, r->insn_idx, &r->d,
+			if (!slots)
+				*r = (struct rc_result){ .section = p->name, .insn_idx = rec->insn_idx,
+					.relo_idx = rec->relo_idx, .relo = rec->relo, .access = rec->access };
+			if (!c->c && rec->relo.kind != RC_TYPE_ID_LOCAL && lt->name_off &&
+			    !rc_str_empty(rc_name(obj->types, lt->name_off))) {
+				ret = rc_core_find_cands(obj->types, id, target, c);
+				if (ret)
+					goto out;
+				if (!c->c)	/* remember "searched, none found" */
+					c->c = malloc(sizeof(*c->c));
+			}
+			ret = rc_core_decide_cands(obj->types, &r->relo, c, &r->d);
+			if (ret)
+				goto out;
+			if (r->d.outcome != RC_ERROR &&
+			    rc_core_patch(insns, p->size / 8, r->insn_idx, &r->d,
 					  r->patch_err, sizeof(r->patch_err)) ==
 			    RC_PATCH_POISONED) {
 				r->d.outcome = RC_POISON;
 				rc_fmt(r->d.reason, sizeof(r->d.reason), "%s", r->patch_err);
 				r->patch_err[0] = 0;
 			}
+			if ((r->d.outcome == RC_ERROR || r->patch_err[0]) && !nbad++)
+				*bad = *r;
+			if (fn && (ret = fn(ctx, r, i)))
+				goto out;
 		}
 	}
-	bad = first_refused(obj, &nbad);
-	if (bad) {
+	if (nbad) {
 		char acc[160];
 
 		rc_spec_format(&bad->d.local, acc, sizeof(acc));
@@ -886,7 +937,25 @@ out:
 		if (!scratch_shared(obj, s))
 			free(scratch[s]);
 	free(scratch);
+	free(one);
+	free(bad);
 	return ret;
+}
+
+int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
+		       const struct rc_result **res, struct rc_error *err)
+{
+	if (make_results(obj))
+		return -ENOMEM;
+	if (res)
+		*res = obj->res;
+	return relocate(obj, target, obj->res, NULL, NULL, err);
+}
+
+int rc_object_relocate_each(struct rc_object *obj, const struct rc_target *target,
+			    rc_result_fn fn, void *ctx, struct rc_error *err)
+{
+	return relocate(obj, target, NULL, fn, ctx, err);
 }
 
 void *rc_object_image(const struct rc_object *obj, size_t *size)
@@ -906,6 +975,11 @@ void *rc_object_image(const struct rc_object *obj, size_t *size)
 size_t rc_object_results(const struct rc_object *obj,
 			 const struct rc_result **res)
 {
+	/* made on first use: the object owns them (out of memory: none) */
+	if (make_results((struct rc_object *)obj)) {
+		*res = NULL;
+		return 0;
+	}
 	*res = obj->res;
 	return obj->nr_relos;
 }
@@ -913,13 +987,19 @@ size_t rc_object_results(const struct rc_object *obj,
 int rc_object_write(struct rc_object *obj, const char *path,
 		    struct rc_error *err)
 {
-	size_t size;
-	unsigned char *out = rc_object_image(obj, &size);
+	unsigned char len[4];
+	bool consume = obj->relocated && obj->core_relo_len_off;
 	int ret;
 
-	if (!out)
-		return -ENOMEM;
-	ret = rc_elf_write_file(path, out, size, err);
-	free(out);
+	/* written from the object's own bytes (no copy of a large object):
+	 * the core_relo records consumed for the write only, as
+	 * rc_object_image does */
+	if (consume) {
+		memcpy(len, obj->buf + obj->core_relo_len_off, 4);
+		memset(obj->buf + obj->core_relo_len_off, 0, 4);
+	}
+	ret = rc_elf_write_file(path, obj->buf, obj->size, err);
+	if (consume)
+		memcpy(obj->buf + obj->core_relo_len_off, len, 4);
 	return ret;
 }

@@ -335,12 +335,19 @@ const struct rc_elf_sec *rc_object_sections(const struct rc_object *obj, size_t 
  */
 const struct rc_elf_sym *rc_object_symbols(const struct rc_object *obj, size_t *nr,
 					   size_t *sec);
-/* The entries libelf could read of SHT_REL section @sec (NULL, *@nr 0 for
- * any other section). */
+/* The entries libelf could read of SHT_REL section @sec when it applies to
+ * an executable section (NULL, *@nr 0 for any other section: the
+ * relocations of debug info and .BTF.ext, most of a large object's, are
+ * not read). */
 const struct rc_elf_rel *rc_object_rels(const struct rc_object *obj, size_t sec,
 					size_t *nr);
 /* The object file's bytes as read (relocations applied in place). */
 const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
+/* Relocation @i of @obj (0 to rc_object_relo_count - 1) as read, with its
+ * program section and instruction: what btfgen needs, without the
+ * results' 3 KB each (rc_object_results).  NULL past the end. */
+const struct rc_relo *rc_object_relo(const struct rc_object *obj, size_t i,
+				     const char **section, uint32_t *insn_idx);
 
 /* A target's module BTFs (rc_target_add_module): how many, and the @i-th
  * (NULL out of range) with its name in *@name when @name is set. */

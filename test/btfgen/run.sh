@@ -2,7 +2,8 @@
 # test/btfgen/run.sh - relocore btfgen and archives, on real kernels' BTF:
 #  - every relocation of every example object decides the same against the
 #    minimized BTF as against the full one (compare.py), per object and for
-#    all objects at once, on each Debian kernel;
+#    all objects at once, on each Debian kernel; so does every one of a
+#    probe of about 21,500 relocations (bench/probe.sh);
 #  - libbpf, given the minimized BTF as its target (btf_custom_path),
 #    decides as relocore does (the crosscheck oracle);
 #  - an archive of the kernels returns each kernel's BTF: minimized ones
@@ -62,6 +63,24 @@ for k in "${!btf[@]}"; do
 		fi
 	done
 done
+
+# a probe at an agent's scale (bench/probe.sh: 190 programs, about 21,500
+# relocations, cached): minimized for each kernel, every relocation
+# decides as on the full BTF
+probe=$out/probe.bpf.o
+if bench/probe.sh "$probe" 190 110 >"$out/probe.log" 2>&1; then
+	for k in "${!btf[@]}"; do
+		full=${btf[$k]}
+		$R btfgen --btf "$full" -o "$out/$k.probe.min.btf" "$probe" 2>"$out/$k.probe.log" &&
+		$R explain "$probe" --btf "$full" --json >"$out/$k.probe.full.json" &&
+		$R explain "$probe" --btf "$out/$k.probe.min.btf" --json >"$out/$k.probe.min.json" ||
+			{ fail "$k/probe: btfgen or explain failed: $(head -c 300 "$out/$k.probe.log")"; continue; }
+		python3 test/btfgen/compare.py "$out/$k.probe.full.json" "$out/$k.probe.min.json" \
+			"btfgen/$k/probe/min-one" || fails=$((fails + 1))
+	done
+else
+	fail "probe: bench/probe.sh failed: $(tail -c 300 "$out/probe.log")"
+fi
 
 # archives: minimized and full
 # archives find kernels by release: one kernel per release goes in

@@ -422,6 +422,56 @@ out:
 }
 
 /*
+ * An enum of size 0: clang's form of a forward-declared `enum x;` (vmlinux.h
+ * has them, in function pointers' prototypes) is one with no values, which
+ * libbpf opens; one with values is refused.
+ */
+static void test_enum_fwd(void)
+{
+	static const struct {
+		const char *row;
+		bool is64, value, ok;
+	} rows[] = {
+		{ "enum-fwd/enum", false, false, true },
+		{ "enum-fwd/enum64", true, false, true },
+		{ "enum-fwd/enum-with-value", false, true, false },
+		{ "enum-fwd/enum64-with-value", true, true, false },
+	};
+	uint32_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct btf *b = btf__new_empty();
+		struct rc_error err = { "" };
+		int walk;
+
+		btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+		if (rows[i].is64)
+			btf__add_enum64(b, "e", 8, false);
+		else
+			btf__add_enum(b, "e", 4);
+		if (rows[i].value && rows[i].is64)
+			btf__add_enum64_value(b, "E", 1);
+		else if (rows[i].value)
+			btf__add_enum_value(b, "E", 1);
+		/* libbpf's btf__add_enum refuses size 0: made by hand */
+		if (btf__type_cnt(b) == 3)
+			((struct btf_type *)btf__type_by_id(b, 2))->size = 0;
+		walk = rc_btf_validate(b, "t.btf", &err);
+		if (btf__type_cnt(b) != 3)
+			fail_row(rows[i].row, "libbpf did not add the enum");
+		else if (rows[i].ok && walk)
+			fail_row(rows[i].row, "refused: \"%s\"", err.msg);
+		else if (!rows[i].ok && !walk)
+			fail_row(rows[i].row, "accepted; wanted \"of size 0\"");
+		else if (!rows[i].ok && !strstr(err.msg, "type [2]: enum"))
+			fail_row(rows[i].row, "\"%s\"; wanted \"type [2]: enum... of size 0\"", err.msg);
+		else
+			pass_row(rows[i].row);
+		btf__free(b);
+	}
+}
+
+/*
  * A VAR of type void (id 0): only an extern may be one - a typeless __ksym
  * (`extern void sym __ksym;`), which libbpf opens - by the walk that
  * validates a whole BTF (rc_btf_validate) and by a raw target's check.
@@ -528,6 +578,7 @@ int main(void)
 	test_essential_hash();
 	test_target_checks();
 	test_var_void();
+	test_enum_fwd();
 
 	rc_target_free(tgt);
 	btf__free(target);
