@@ -43,17 +43,20 @@
  * check_internal.h holds what they share (struct ctx).
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_internal.h"
 
+/* @name is in @list: one of its names, or matches one of its shell globs
+ * (fnmatch), as run's options match */
 bool chk_listed(const char *const *list, size_t n, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (list[i] && !strcmp(list[i], name))
+		if (list[i] && !fnmatch(list[i], name, 0))
 			return true;
 	return false;
 }

@@ -73,10 +73,9 @@ int attach_prepare(struct load_opts *l, struct bpf_object *obj, const char *what
 
 	if (load_opts_check(l, obj, what))
 		return -1;
-	for (i = 0; i < l->nr_no_autoload; i++) {
-		p = bpf_object__find_program_by_name(obj, l->no_autoload[i]);
-		bpf_program__set_autoload(p, false);
-	}
+	bpf_object__for_each_program(p, obj)
+		if (load_opt_has(l->no_autoload, l->nr_no_autoload, bpf_program__name(p)))
+			bpf_program__set_autoload(p, false);
 	/* FUNC,FUNC,...: the first the running kernel has */
 	for (i = 0; i < l->nr_attach_target; i++) {
 		const char *v = load_opt_value(l->attach_target[i]);
@@ -105,17 +104,17 @@ int attach_prepare(struct load_opts *l, struct bpf_object *obj, const char *what
 		}
 		free(copy);
 	}
-	for (i = 0; i < l->nr_optional; i++) {
+	bpf_object__for_each_program(p, obj) {
 		const char *t;
 
-		p = bpf_object__find_program_by_name(obj, l->optional[i]);
-		if (!bpf_program__autoload(p))
+		if (!load_opt_has(l->optional, l->nr_optional, bpf_program__name(p)) ||
+		    !bpf_program__autoload(p))
 			continue;
 		t = prog_target(l, p);
 		if (*t && !probe_has_attach(bpf_program__section_name(p), t)) {
 			bpf_program__set_autoload(p, false);
 			fprintf(stderr, "relocore run: %s: the kernel has no %s (section %s; --optional): not loaded\n",
-				l->optional[i], t, bpf_program__section_name(p));
+				bpf_program__name(p), t, bpf_program__section_name(p));
 		}
 	}
 	if (set_maps(obj, l->map_size, l->nr_map_size, "--map-size", bpf_map__set_max_entries) ||

@@ -24,6 +24,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -255,14 +256,21 @@ const char *load_attach_target(const struct load_opts *l, struct bpf_program *p)
 	return l->resolved[i] ? l->resolved[i] : l->attach_target[i] + strlen(name) + 1;
 }
 
+/* A program-name entry is a name or a shell glob (fnmatch: x*, probe_[0-9]):
+ * a probe of hundreds of programs names them by pattern. */
 bool load_opt_has(const char *const *arr, int nr, const char *name)
 {
 	int i;
 
 	for (i = 0; i < nr; i++)
-		if (!strcmp(arr[i], name))
+		if (!fnmatch(arr[i], name, 0))
 			return true;
 	return false;
+}
+
+bool load_opt_is_glob(const char *entry)
+{
+	return strpbrk(entry, "*?[") != NULL;
 }
 
 /* --- checking the options against an object (pure) ----------------------- */
@@ -295,15 +303,30 @@ static struct bpf_program *find_prog(struct bpf_object *obj, const char *opt,
 	return p;
 }
 
-/* Every PROG of a PROG[,PROG...] option @opt is a program of @obj; 0 or -1 */
+/* Every PROG of a PROG[,PROG...] option @opt is a program of @obj, every
+ * glob matches one at least; 0 or -1 */
 static int find_progs(struct bpf_object *obj, const char *opt, const char *const *arr, int nr,
 		      const char *what)
 {
+	struct bpf_program *p;
 	int i;
 
-	for (i = 0; i < nr; i++)
-		if (!find_prog(obj, opt, arr[i], what))
+	for (i = 0; i < nr; i++) {
+		bool any = false;
+
+		if (!load_opt_is_glob(arr[i])) {
+			if (!find_prog(obj, opt, arr[i], what))
+				return -1;
+			continue;
+		}
+		bpf_object__for_each_program(p, obj)
+			any = any || !fnmatch(arr[i], bpf_program__name(p), 0);
+		if (!any) {
+			fprintf(stderr, "relocore: %s %s: no program of %s matches '%s' (its programs: %s)\n",
+				opt, arr[i], what, arr[i], prog_names(obj));
 			return -1;
+		}
+	}
 	return 0;
 }
 

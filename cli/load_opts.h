@@ -46,7 +46,8 @@ enum { LOPT_NO_AUTOLOAD = 0x200, LOPT_ATTACH_TARGET, LOPT_SET, LOPT_MAP_SIZE,
 	{ "attach-if-present", required_argument, NULL, LOPT_IF_PRESENT }
 
 #define LOAD_HELP							\
-"  --no-autoload PROG[,PROG...]  do not load these programs\n"	\
+"  --no-autoload PROG[,PROG...]  do not load these programs (each PROG\n" \
+"                   a name or a shell glob: 'tail_*', also below)\n"	\
 "                   (bpf_program__set_autoload false)\n"		\
 "  --no-autoattach PROG[,PROG...]  load them but do not attach them\n" \
 "  --optional PROG[,PROG...]  load and attach them only where the running\n" \
@@ -89,8 +90,11 @@ const char *load_opt_value(const char *entry);
 const char *load_opt_name(const char *entry, char *buf, size_t n);
 /* The VALUE of the last "@name=VALUE" of @arr, or NULL */
 const char *load_opt_for(const char *const *arr, int nr, const char *name);
-/* @name is one of the @nr entries of @arr (a PROG[,PROG...] option) */
+/* @name is one of the @nr entries of @arr (a PROG[,PROG...] option), or
+ * matches one that is a shell glob (fnmatch) */
 bool load_opt_has(const char *const *arr, int nr, const char *name);
+/* @entry is a glob (has *, ? or [) */
+bool load_opt_is_glob(const char *entry);
 /* --attach-target's FUNC for @p (the one the running kernel has, once
  * attach_prepare() resolved it), or NULL */
 const char *load_attach_target(const struct load_opts *l, struct bpf_program *p);

@@ -589,6 +589,8 @@ struct rc_check *rc_check_object(const struct rc_object *obj,
  * first FUNC the target has).  Programs not loaded are not in the result.
  * The lists are the caller's, read during the call only.
  */
+/* Program and map names in these lists may be shell globs (fnmatch:
+ * "tail_*"); a name matches itself.  Since 1.2. */
 struct rc_check_opts {
 	size_t sz;				/* sizeof(struct rc_check_opts) */
 	const char *const *no_autoload;		/* not loaded */

@@ -10,6 +10,10 @@
 // RUN: FileCheck --check-prefix=OPTS %s < %t.opts.txt
 // RUN: %relocore check %t.o --btf %t.new.o --json --no-autoload fe_args,fe_twin > %t.json || true
 // RUN: python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels'][0]; n=[x['name'] for x in k['not_loaded']]; assert 'fe_args' in n and 'fe_twin' in n, n; p={x['name']: x for x in k['programs']}; assert 'kp_twin' in p and 'fe_args' not in p, p; print('json ok')" %t.json | FileCheck --check-prefix=JSON %s
+// a program-name list takes shell globs (a probe's hundreds of programs):
+// RUN: %relocore check %t.o --btf %t.new.o --json --no-autoload 'fe_*' > %t.glob.json || true
+// RUN: python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels'][0]; n=sorted(x['name'] for x in k['not_loaded'] if x['name'].startswith('fe')); p=[x['name'] for x in k['programs']]; assert n == ['fe_args', 'fe_scalar', 'fe_twin'], n; assert 'kp_twin' in p and not [x for x in p if x.startswith('fe_')], p; print('glob ok')" %t.glob.json | FileCheck --check-prefix=GLOB %s
+// GLOB: glob ok
 // RUN: %relocore check %t.o --btf %t.new.o --no-kernel-btf > %t.nokbtf.txt; echo rc=$? >> %t.nokbtf.txt
 // RUN: FileCheck --check-prefix=NOKBTF %s < %t.nokbtf.txt
 // RUN: not %relocore check %t.o --btf %t.new.o --map-size sized 2> %t.err
