@@ -16,6 +16,7 @@ R=${RELOCORE:-$RC_BUILD/bin/relocore}
 [ -x "$R" ] || { echo "scale: build relocore first (make build)" >&2; exit 1; }
 work=$RC_BUILD/bench/scale
 mkdir -p "$work"
+rm -f "$work/full.rcba"
 kernels=()
 for k in cloud-6.1 cloud-6.12 rt-6.12; do
 	kernels+=("$k=$("$RC_ROOT/vm/kernel-btf.sh" "$k")")

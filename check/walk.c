@@ -299,6 +299,18 @@ static int helper_problem(struct ctx *c, size_t sec, size_t idx, int32_t id)
  * to @s (the state before it, the step's own copy) and pushes the state
  * after to each successor it can go to.  0 or -ENOMEM. ---- */
 
+/* @sym is a weak kfunc or typed __ksym that the target's BTF lacks (a
+ * typeless one is found in kallsyms at load: not known here). */
+static bool weak_absent(const struct ctx *c, const struct sym *sym)
+{
+	enum ext_kind k;
+
+	if (sym->bind != STB_WEAK)
+		return false;
+	k = chk_ext_kind(c, sym->name);
+	return (k == EXT_KFUNC || k == EXT_KSYM_TYPED) && chk_ext_present(c, sym, k) == 0;
+}
+
 /* BPF_LD: ld_imm64 (a constant, a relocated one, an address in a frozen
  * section, an extern variable, a callback), or a legacy packet load. */
 static int check_ld(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn *in,
@@ -326,6 +338,11 @@ static int check_ld(struct ctx *c, size_t sec, size_t idx, const struct bpf_insn
 			 * symbol's offset to the immediate */
 			set_ptr(s, dst, sym->shndx,
 				sym->value + (uint32_t)in->imm);
+		} else if (sym && !src && sym->shndx == SHN_UNDEF && weak_absent(c, sym)) {
+			/* a weak kfunc or typed __ksym the target lacks:
+			 * libbpf resolves its address to 0, and a branch on
+			 * it (if (!sym), bpf_ksym_exists) is known */
+			set(s, dst, 0);
 		} else if (sym && !src && sym->shndx == SHN_UNDEF) {
 			/* an extern variable (.kconfig, __ksym): its
 			 * value is fixed when the object loads */
