@@ -463,6 +463,16 @@ static int index_relos(struct rc_object *obj, struct rc_error *err)
 	return 0;
 }
 
+/* @r: record @k as a result, no decision yet. */
+static void result_init(const struct rc_object *obj, size_t k, struct rc_result *r)
+{
+	const struct relo_rec *rec = &obj->recs[k];
+
+	*r = (struct rc_result){ .section = obj->progs[rec->prog].name,
+		.insn_idx = rec->insn_idx, .relo_idx = rec->relo_idx,
+		.relo = rec->relo, .access = rec->access };
+}
+
 /* The results array, made when first asked for: each record's fields,
  * no decision yet.  -ENOMEM when it cannot be. */
 static int make_results(struct rc_object *obj)
@@ -474,16 +484,8 @@ static int make_results(struct rc_object *obj)
 	obj->res = calloc(obj->nr_relos ? obj->nr_relos : 1, sizeof(*obj->res));
 	if (!obj->res)
 		return -ENOMEM;
-	for (k = 0; k < obj->nr_relos; k++) {
-		const struct relo_rec *rec = &obj->recs[k];
-		struct rc_result *r = &obj->res[k];
-
-		r->relo = rec->relo;
-		r->access = rec->access;
-		r->section = obj->progs[rec->prog].name;
-		r->insn_idx = rec->insn_idx;
-		r->relo_idx = rec->relo_idx;
-	}
+	for (k = 0; k < obj->nr_relos; k++)
+		result_init(obj, k, &obj->res[k]);
 	return 0;
 }
 
@@ -884,9 +886,7 @@ static int relocate(struct rc_object *obj, const struct rc_target *target,
 			const struct btf_type *lt = rc_type(obj->types, id);
 			struct rc_cands *c = &cache[id];
 
-			if (!slots)
-				*r = (struct rc_result){ .section = p->name, .insn_idx = rec->insn_idx,
-					.relo_idx = rec->relo_idx, .relo = rec->relo, .access = rec->access };
+			result_init(obj, i, r);
 			if (!c->c && rec->relo.kind != RC_TYPE_ID_LOCAL && lt->name_off &&
 			    !rc_str_empty(rc_name(obj->types, lt->name_off))) {
 				ret = rc_core_find_cands(obj->types, id, target, c);
@@ -958,16 +958,23 @@ int rc_object_relocate_each(struct rc_object *obj, const struct rc_target *targe
 	return relocate(obj, target, NULL, fn, ctx, err);
 }
 
+/* Where a written object's core_relo length is zeroed (0: nowhere): once
+ * relocated, its records are consumed, so stock libbpf sees none. */
+static size_t consumed_len_off(const struct rc_object *obj)
+{
+	return obj->relocated ? obj->core_relo_len_off : 0;
+}
+
 void *rc_object_image(const struct rc_object *obj, size_t *size)
 {
 	unsigned char *out = malloc(obj->size ? obj->size : 1);
+	size_t off = consumed_len_off(obj);
 
 	if (!out)
 		return NULL;
 	memcpy(out, obj->buf, obj->size);
-	/* the core_relo records are consumed: stock libbpf sees none */
-	if (obj->relocated && obj->core_relo_len_off)
-		memset(out + obj->core_relo_len_off, 0, 4);
+	if (off)
+		memset(out + off, 0, 4);
 	*size = obj->size;
 	return out;
 }
@@ -988,18 +995,17 @@ int rc_object_write(struct rc_object *obj, const char *path,
 		    struct rc_error *err)
 {
 	unsigned char len[4];
-	bool consume = obj->relocated && obj->core_relo_len_off;
+	size_t off = consumed_len_off(obj);
 	int ret;
 
-	/* written from the object's own bytes (no copy of a large object):
-	 * the core_relo records consumed for the write only, as
-	 * rc_object_image does */
-	if (consume) {
-		memcpy(len, obj->buf + obj->core_relo_len_off, 4);
-		memset(obj->buf + obj->core_relo_len_off, 0, 4);
+	/* written from the object's own bytes (no copy of a large object),
+	 * the length zeroed for the write only */
+	if (off) {
+		memcpy(len, obj->buf + off, 4);
+		memset(obj->buf + off, 0, 4);
 	}
 	ret = rc_elf_write_file(path, obj->buf, obj->size, err);
-	if (consume)
-		memcpy(obj->buf + obj->core_relo_len_off, len, 4);
+	if (off)
+		memcpy(obj->buf + off, len, 4);
 	return ret;
 }
