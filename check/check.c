@@ -7,15 +7,15 @@
  * the checks below on each program and gathers their problems.
  *
  * Per program (a FUNC symbol of an executable section other than .text):
- *   relocation    the object is relocated with the engine on a private
- *                 copy; a poisoned instruction is a problem only when it is
- *                 reachable from the program's entry.  Reachability walks
- *                 the instructions propagating known constants (immediates,
- *                 ld_imm64 values, relocated EXISTS/enum/size results)
- *                 through ALU ops and conditional jumps, so a branch whose
- *                 outcome is decided by a constant takes only that edge,
- *                 as the verifier prunes dead code; anything unknown takes
- *                 both.  Calls to BPF subprograms (and callbacks taken by
+ *   relocation    every relocation is decided by the engine, not applied
+ *                 (rc_object_decide_each); a poisoned instruction is a
+ *                 problem only when it is reachable from the program's
+ *                 entry.  Reachability walks the instructions propagating
+ *                 known constants (immediates, ld_imm64 values, relocated
+ *                 EXISTS/enum/size results) through ALU ops and
+ *                 conditional jumps, so a branch whose outcome is decided
+ *                 by a constant takes only that edge, as the verifier
+ *                 prunes dead code; anything unknown takes both.  Calls to BPF subprograms (and callbacks taken by
  *                 address) are followed, their entries with nothing known.
  *                 A refused relocation fails the whole object (libbpf).
  *   helper        every reachable helper call's id is a value of the
@@ -497,6 +497,62 @@ static int pick_alternatives(struct ctx *c, struct rc_check *out)
 	return 0;
 }
 
+/* The programs: FUNC symbols of executable sections other than .text (a
+ * section without one is one program, named after it), @fn called on
+ * each in the object's order.  0 or @fn's error. */
+static int each_prog(struct ctx *c, struct rc_check *out,
+		     int (*fn)(struct ctx *c, struct rc_check *out, size_t sec,
+			       size_t entry, const char *name))
+{
+	size_t i, j;
+	int ret;
+
+	for (i = 1; i < c->nsecs; i++) {
+		bool any = false;
+
+		if (!c->secs[i].exec || !strcmp(c->secs[i].name, ".text"))
+			continue;
+		for (j = 0; j < c->nsyms; j++) {
+			const struct sym *s = &c->syms[j];
+
+			if (s->shndx != i || s->type != STT_FUNC || s->value % 8)
+				continue;
+			any = true;
+			ret = fn(c, out, i, s->value / 8, s->name);
+			if (ret)
+				return ret;
+		}
+		if (!any && c->secs[i].n && (ret = fn(c, out, i, 0, c->secs[i].name)))
+			return ret;
+	}
+	return 0;
+}
+
+/* Program @name of @sec into out->not_loaded unless it is the next one of
+ * out->progs (those loaded, in the same order, c->nkept of them passed) */
+static int list_not_loaded(struct ctx *c, struct rc_check *out, size_t sec,
+			   size_t entry, const char *name)
+{
+	const struct rc_check_prog *k = c->nkept < (size_t)out->nr_progs ?
+					&out->progs[c->nkept] : NULL;
+	struct rc_check_prog *p;
+
+	(void)entry;
+	if (k && !strcmp(k->name, name) && !strcmp(k->section, c->secs[sec].name)) {
+		c->nkept++;
+		return 0;
+	}
+	p = grow(out->not_loaded, out->nr_not_loaded, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	out->not_loaded = p;
+	p += out->nr_not_loaded++;
+	memset(p, 0, sizeof(*p));
+	p->name = strdup(name);
+	p->section = strdup(c->secs[sec].name);
+	return p->name && p->section ? 0 : -ENOMEM;
+}
+
 struct rc_check *rc_check_object(const struct rc_object *obj,
 				 const struct rc_target *target,
 				 const struct rc_kconfig *kc,
@@ -516,9 +572,8 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 			 .opts = opts && opts->sz >= sizeof(none) ? opts : &none };
 	struct rc_check *out = calloc(1, sizeof(*out));
 	struct rc_error rerr = { "" };
-	struct rc_object *copy = NULL, *baked = NULL;
-	size_t size, i, j;
-	const unsigned char *bytes;
+	struct rc_object *baked = NULL;
+	size_t i;
 	int ret = -ENOMEM, nbaked = 0;
 
 	if (!out)
@@ -553,20 +608,13 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	    !memmem(kc->config, kc->config_len, "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y", 41))
 		c.no_trampolines = true;
 	c.lbtf = rc_object_types(c.obj);
-	bytes = rc_object_bytes(c.obj, &size);
 	ret = read_elf(&c, err);
 	if (ret)
 		goto fail;
-	/* the engine's decisions, on a copy: @obj stays as it was */
-	copy = rc_object_open_mem(bytes, size, rc_object_name(c.obj), err);
-	if (!copy) {
-		ret = -EINVAL;
-		goto fail;
-	}
 	ret = -ENOMEM;
 	c.tl = calloc(1, sizeof(*c.tl));
 	c.st = calloc(c.nsecs, sizeof(*c.st));
-	c.ncrelos = rc_object_relo_count(copy);
+	c.ncrelos = rc_object_relo_count(c.obj);
 	c.crelos = calloc(c.ncrelos ? c.ncrelos : 1, sizeof(*c.crelos));
 	if (!c.st || !c.crelos || chk_load_helpers(&c))
 		goto fail;
@@ -578,36 +626,22 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 		if (!c.st[i] || !c.secs[i].res)
 			goto fail;
 	}
-	/* the decisions, each kept small as it comes (refusals among them:
-	 * the copy is not applied, nor needed applied) */
-	ret = rc_object_relocate_each(copy, target, keep_result, &c, &rerr);
+	/* the decisions, each kept small as it comes (refusals among them);
+	 * decided, not applied: @obj stays as it was */
+	ret = rc_object_decide_each(c.obj, target, keep_result, &c, &rerr);
 	if (ret == -ENOMEM)
 		goto fail;
 	undecided(&c, out);
-	/* programs: FUNC symbols of executable sections other than .text */
-	for (i = 1; i < c.nsecs; i++) {
-		bool any = false;
-
-		if (!c.secs[i].exec || !strcmp(c.secs[i].name, ".text"))
-			continue;
-		for (j = 0; j < c.nsyms; j++) {
-			const struct sym *s = &c.syms[j];
-
-			if (s->shndx != i || s->type != STT_FUNC || s->value % 8)
-				continue;
-			any = true;
-			ret = check_one(&c, out, i, s->value / 8, s->name);
-			if (ret)
-				goto fail;
-		}
-		if (!any && c.secs[i].n &&
-		    (ret = check_one(&c, out, i, 0, c.secs[i].name)))
-			goto fail;
-	}
+	ret = each_prog(&c, out, check_one);
+	if (ret)
+		goto fail;
 	if (c.opts->pick_alternatives && (ret = pick_alternatives(&c, out)))
 		goto fail;
+	c.nkept = 0;
+	ret = each_prog(&c, out, list_not_loaded);
+	if (ret)
+		goto fail;
 	ctx_free(&c);
-	rc_object_free(copy);
 	rc_object_free(baked);
 	return out;
 fail:
@@ -615,7 +649,6 @@ fail:
 		rc_fmt(err->msg, sizeof(err->msg), "%s: check: %s",
 		       rc_object_name(obj), strerror(-ret));
 	ctx_free(&c);
-	rc_object_free(copy);
 	rc_object_free(baked);
 	rc_check_free(out);
 	return NULL;
@@ -639,6 +672,9 @@ void rc_check_free(struct rc_check *r)
 		return;
 	for (i = 0; i < r->nr_progs; i++)
 		prog_free(&r->progs[i]);
+	for (i = 0; i < r->nr_not_loaded; i++)
+		prog_free(&r->not_loaded[i]);
 	free(r->progs);
+	free(r->not_loaded);
 	free(r);
 }

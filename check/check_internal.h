@@ -119,6 +119,7 @@ struct ctx {
 	struct work *seen;		/* the states the last walk set */
 	size_t nseen, capseen;
 	struct rc_check_prog *prog;	/* being checked */
+	size_t nkept;			/* list_not_loaded: out->progs passed */
 	/* the program's reads of its context (r1 at entry) on certain paths:
 	 * the end of the farthest one and its instruction */
 	int64_t ctx_hi;

@@ -75,21 +75,7 @@ struct kernel {
 	char *release;		/* NULL when the target has none (--btf) */
 	char *target;
 	struct rc_check *res;
-	struct rc_check *all;	/* every program, as if no option were given:
-				 * those not in res are not loaded */
 };
-
-/* Is program @i of k->all left out of k->res (not loaded)? */
-static bool not_loaded(const struct kernel *k, int i)
-{
-	int j;
-
-	for (j = 0; j < k->res->nr_progs; j++)
-		if (!strcmp(k->res->progs[j].name, k->all->progs[i].name) &&
-		    !strcmp(k->res->progs[j].section, k->all->progs[i].section))
-			return false;
-	return true;
-}
 
 static void print_text(const char *obj, const struct kernel *k)
 {
@@ -105,10 +91,9 @@ static void print_text(const char *obj, const struct kernel *k)
 			printf("       %s: %s\n", rc_check_kind_str(p->problems[j].kind),
 			       p->problems[j].detail);
 	}
-	for (i = 0; i < k->all->nr_progs; i++)
-		if (not_loaded(k, i))
-			printf("  --   %s (%s): not loaded (the load options, or its fentry/kprobe or tp_btf/raw_tp twin is)\n",
-			       k->all->progs[i].name, k->all->progs[i].section);
+	for (i = 0; i < k->res->nr_not_loaded; i++)
+		printf("  --   %s (%s): not loaded (the load options, or its fentry/kprobe or tp_btf/raw_tp twin is)\n",
+		       k->res->not_loaded[i].name, k->res->not_loaded[i].section);
 	if (!k->res->nr_progs)
 		printf("  (no programs)\n");
 	for (i = 0; i < k->res->nr_undecided; i++)
@@ -150,13 +135,11 @@ static void print_json(const char *obj, const struct kernel *ks, int nk)
 			printf("]}");
 		}
 		printf("],\"not_loaded\":[");
-		for (i = 0, j = 0; i < k->all->nr_progs; i++) {
-			if (!not_loaded(k, i))
-				continue;
-			printf("%s{\"name\":", j++ ? "," : "");
-			cli_json_str(stdout, k->all->progs[i].name);
+		for (i = 0; i < k->res->nr_not_loaded; i++) {
+			printf("%s{\"name\":", i ? "," : "");
+			cli_json_str(stdout, k->res->not_loaded[i].name);
 			printf(",\"section\":");
-			cli_json_str(stdout, k->all->progs[i].section);
+			cli_json_str(stdout, k->res->not_loaded[i].section);
 			printf("}");
 		}
 		printf("]}");
@@ -215,8 +198,7 @@ static int add_kernel(struct kernel **ks, int *nk, const struct rc_object *obj,
 	if (!kc.release)
 		kc.release = release;
 	k->res = rc_check_object_opts(obj, t, &kc, &check_opts, &err);
-	k->all = k->res ? rc_check_object(obj, t, &kc, &err) : NULL;
-	if (!k->res || !k->all) {
+	if (!k->res) {
 		fprintf(stderr, "relocore check: %s\n", err.msg);
 		return -1;
 	}
@@ -397,7 +379,6 @@ out:
 			free(objs[o].ks[i].release);
 			free(objs[o].ks[i].target);
 			rc_check_free(objs[o].ks[i].res);
-			rc_check_free(objs[o].ks[i].all);
 		}
 		free(objs[o].ks);
 		rc_object_free(objs[o].obj);

@@ -838,12 +838,13 @@ static struct bpf_insn *section_copy(const struct rc_object *obj,
  * Decide every relocation and patch copies of the program sections, one
  * relocation at a time: each decided into @slots[i] (the object's results)
  * or, with @slots NULL, into one buffer handed to @fn and reused.  The
- * copies are committed only if every relocation applies.  The first
- * refusal is kept (a copy) for the message.
+ * copies are committed (with @commit) only if every relocation applies.
+ * The first refusal is kept (a copy) for the message.  Without @commit
+ * the object is only read.
  */
 static int relocate(struct rc_object *obj, const struct rc_target *target,
 		    struct rc_result *slots, rc_result_fn fn, void *ctx,
-		    struct rc_error *err)
+		    bool commit, struct rc_error *err)
 {
 	uint32_t nt = obj->btf ? btf__type_cnt(obj->btf) : 0;
 	struct rc_cands *cache = NULL;
@@ -923,12 +924,12 @@ static int relocate(struct rc_object *obj, const struct rc_target *target,
 			   bad->patch_err[0] ? bad->patch_err : bad->d.reason);
 		goto out;
 	}
-	for (s = 0; s < obj->nr_relo_secs; s++) {
+	for (s = 0; commit && s < obj->nr_relo_secs; s++) {
 		const struct prog_sec *p = &obj->progs[obj->relo_secs[s].prog];
 
 		memcpy(obj->buf + p->off, scratch[s], p->size);
 	}
-	obj->relocated = true;
+	obj->relocated |= commit;
 out:
 	for (i = 0; cache && i < nt; i++)
 		free(cache[i].c);
@@ -949,13 +950,20 @@ int rc_object_relocate(struct rc_object *obj, const struct rc_target *target,
 		return -ENOMEM;
 	if (res)
 		*res = obj->res;
-	return relocate(obj, target, obj->res, NULL, NULL, err);
+	return relocate(obj, target, obj->res, NULL, NULL, true, err);
 }
 
 int rc_object_relocate_each(struct rc_object *obj, const struct rc_target *target,
 			    rc_result_fn fn, void *ctx, struct rc_error *err)
 {
-	return relocate(obj, target, NULL, fn, ctx, err);
+	return relocate(obj, target, NULL, fn, ctx, true, err);
+}
+
+int rc_object_decide_each(const struct rc_object *obj, const struct rc_target *target,
+			  rc_result_fn fn, void *ctx, struct rc_error *err)
+{
+	/* not committed: nothing of @obj is written */
+	return relocate((struct rc_object *)obj, target, NULL, fn, ctx, false, err);
 }
 
 /* Where a written object's core_relo length is zeroed (0: nowhere): once

@@ -561,6 +561,12 @@ struct rc_check {
 	 * enum bpf_func_id, no FUNCs): said, not guessed, not a problem. */
 	int nr_undecided;
 	char undecided[RC_CHECK_MAX_NOTES][200];
+	/* The object's other programs, not loaded (rc_check_opts: not
+	 * autoloaded, optional without their attach point, the losing side
+	 * of pick_alternatives), in the object's order: name and section
+	 * only (ok false, no problems).  Since 1.2. */
+	int nr_not_loaded;
+	struct rc_check_prog *not_loaded;
 };
 
 /* "relocation", "attach", "helper", "map", "program_type", "open",
@@ -568,8 +574,8 @@ struct rc_check {
 const char *rc_check_kind_str(enum rc_check_kind kind);
 
 /*
- * Check every program of @obj (as opened, not relocated: the engine runs
- * on a private copy) against @target.  A poisoned relocation counts only
+ * Check every program of @obj (as opened, not relocated: the engine
+ * decides, nothing is applied) against @target.  A poisoned relocation counts only
  * when it is reachable from the program's entry, known constants (the
  * relocated values among them) deciding conditional jumps as the
  * verifier's dead-code pruning does.  With @kc (a release and/or a

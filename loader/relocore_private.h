@@ -349,6 +349,12 @@ const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
 const struct rc_relo *rc_object_relo(const struct rc_object *obj, size_t i,
 				     const char **section, uint32_t *insn_idx);
 
+/* rc_object_relocate_each without patching: every relocation of @obj (not
+ * relocated) decided and handed to @fn as there, @obj only read, so one
+ * object is decided against many targets.  Refusals return as there. */
+int rc_object_decide_each(const struct rc_object *obj, const struct rc_target *target,
+			  rc_result_fn fn, void *ctx, struct rc_error *err);
+
 /* A target's module BTFs (rc_target_add_module): how many, and the @i-th
  * (NULL out of range) with its name in *@name when @name is set. */
 int rc_target_nr_modules(const struct rc_target *t);
