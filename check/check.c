@@ -346,10 +346,11 @@ static void ctx_free(struct ctx *c)
 		free(c->secs[i].rel);
 		free(c->secs[i].copy);
 		free(c->secs[i].res);
-		if (c->st)
-			free(c->st[i]);
+		if (c->slot)
+			free(c->slot[i]);
 	}
-	free(c->st);
+	free(c->slot);
+	free(c->pool);
 	for (i = 0; c->crelos && i < c->ncrelos; i++)
 		free(c->crelos[i].what);
 	free(c->crelos);
@@ -613,17 +614,15 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 		goto fail;
 	ret = -ENOMEM;
 	c.tl = calloc(1, sizeof(*c.tl));
-	c.st = calloc(c.nsecs, sizeof(*c.st));
 	c.ncrelos = rc_object_relo_count(c.obj);
 	c.crelos = calloc(c.ncrelos ? c.ncrelos : 1, sizeof(*c.crelos));
-	if (!c.st || !c.crelos || chk_load_helpers(&c))
+	if (!c.tl || !c.crelos || chk_load_helpers(&c) || chk_walk_init(&c))
 		goto fail;
 	for (i = 1; i < c.nsecs; i++) {
 		if (!c.secs[i].exec)
 			continue;
-		c.st[i] = calloc(c.secs[i].n ? c.secs[i].n : 1, sizeof(**c.st));
 		c.secs[i].res = calloc(c.secs[i].n ? c.secs[i].n : 1, sizeof(*c.secs[i].res));
-		if (!c.st[i] || !c.secs[i].res)
+		if (!c.secs[i].res)
 			goto fail;
 	}
 	/* the decisions, each kept small as it comes (refusals among them);

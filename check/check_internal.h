@@ -86,11 +86,9 @@ struct ctx {
 	uint8_t *helpers;		/* helpers[id]: known */
 	int64_t nr_helpers;
 	const char *helper_enum_what;
-	/* walk state */
-	/* per register: a known scalar, or (ptr[r] != 0) a known offset
-	 * into the constant section ptr[r] */
+	/* walk state (walk.c): per register, a known scalar, or (ptr[r] !=
+	 * 0) a known offset into the constant section ptr[r] */
 	struct rstate {
-		bool seen;
 		uint16_t known;
 		uint64_t v[NREGS];
 		uint16_t ptr[NREGS];
@@ -100,7 +98,18 @@ struct ctx {
 		 * is "uncertain" here */
 		uint16_t lconst;
 		bool uncertain;
-	} **st;
+	} *pool;			/* the states kept, at join points */
+	size_t npool, cappool;
+	/* per section, per instruction: WALK_HEAD if paths may join there
+	 * (a jump's target, a conditional jump's fall-through, a function's
+	 * entry), and the index in pool + 1 of its state (0: none yet) */
+	uint32_t **slot;
+	/* the state the step being made hands to the next instruction in
+	 * sequence (cur_sec:ft) when no path can join there: walked on at
+	 * once, not kept */
+	struct rstate next;
+	bool has_next;
+	size_t cur_sec, ft;
 	struct crelo *crelos;		/* every relocation, in .BTF.ext order */
 	size_t ncrelos, nrefused, last_sec;
 	struct work { size_t sec, idx; } *wl;
@@ -116,7 +125,7 @@ struct ctx {
 			int id;			/* 0: not found */
 		} *v;
 	} *tl;
-	struct work *seen;		/* the states the last walk set */
+	struct work *seen;		/* the slots the last walk set */
 	size_t nseen, capseen;
 	struct rc_check_prog *prog;	/* being checked */
 	size_t nkept;			/* list_not_loaded: out->progs passed */
@@ -190,6 +199,9 @@ int chk_map_problems(struct ctx *c, struct rc_check_prog *p);
 
 /* ---- walk.c: the instructions reachable from a program's entry ---- */
 
+/* The walk's per-instruction slots, and where paths may join (once per
+ * check, after the ELF is read).  0 or -ENOMEM. */
+int chk_walk_init(struct ctx *c);
 /* Walk the program at @sec:@entry; its problems into c->prog, its context
  * reads into c->ctx_hi and c->scalar_*.  0 or -ENOMEM. */
 int chk_walk(struct ctx *c, size_t sec, size_t entry);

@@ -3,9 +3,8 @@
  * walk.c - the instructions reachable from a program's entry, walked once
  * per program the way the verifier prunes dead code, offline.
  *
- * The model.  State is kept per instruction (c->st[sec][idx], struct
- * rstate): what is known of each register r0-r10 on every path seen so
- * far into that instruction -
+ * The model.  State (struct rstate) is what is known of each register
+ * r0-r10 on every path seen so far into an instruction -
  *   a known scalar     (known bit, v[r]; ptr[r] == 0): an immediate, an
  *                      ld_imm64 value, a relocated CO-RE result (EXISTS,
  *                      enum value, size ...), a value read from a frozen
@@ -22,8 +21,12 @@
  * load-time constant, so the verifier may not walk it.  Anything else is
  * unknown.  Where paths meet the states are joined: a register stays known
  * only if every path agrees on it; lconst and uncertain are or-ed.  A
- * state that changed is walked again (a worklist), which ends because a
- * join only ever forgets (known bits) or adds (lconst, uncertain).
+ * state is kept only where paths may meet (c->slot: jump targets,
+ * functions); a kept state that changed is walked again (a worklist),
+ * which ends because a join only ever forgets (known bits) or adds
+ * (lconst, uncertain).  From there the walk goes on through the
+ * instructions that have one way in, the one before them, without
+ * keeping their states.
  *
  * One check_* function per instruction class applies the instruction to
  * the state and pushes the result to each successor it can go to.  A
@@ -76,26 +79,105 @@ static int add_work(struct work **v, size_t *n, size_t *cap, size_t sec, size_t 
 	return 0;
 }
 
+#define WALK_HEAD 0x80000000u
+#define WALK_SLOT 0x7fffffffu
+
+/* Mark where paths may join: each jump's target and each conditional
+ * jump's fall-through, each call's target in the section, each function
+ * (a FUNC symbol) and the section's start.  Elsewhere an instruction has
+ * one way in, the one before it, and its state is not kept. */
+int chk_walk_init(struct ctx *c)
+{
+	size_t sec, i;
+
+	c->slot = calloc(c->nsecs, sizeof(*c->slot));
+	if (!c->slot)
+		return -ENOMEM;
+	for (sec = 1; sec < c->nsecs; sec++) {
+		const struct sec *S = &c->secs[sec];
+		uint32_t *h;
+
+		if (!S->exec)
+			continue;
+		h = c->slot[sec] = calloc(S->n ? S->n : 1, sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		h[0] = WALK_HEAD;
+		for (i = 0; i < S->n; i++) {
+			const struct bpf_insn *in = &S->insns[i];
+			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+			int64_t t = -1;
+
+			if (cls == BPF_LD && in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+				i++;	/* its second half */
+				continue;
+			}
+			if (cls != BPF_JMP && cls != BPF_JMP32)
+				continue;
+			if (op == BPF_CALL)
+				t = in->src_reg == BPF_PSEUDO_CALL ? (int64_t)i + in->imm + 1 : -1;
+			else if (op == BPF_JA)
+				t = (int64_t)i + 1 + (cls == BPF_JMP ? in->off : in->imm);
+			else if (op != BPF_EXIT) {
+				t = (int64_t)i + 1 + in->off;
+				if (i + 1 < S->n)
+					h[i + 1] |= WALK_HEAD;
+			}
+			if (t >= 0 && (uint64_t)t < S->n)
+				h[t] |= WALK_HEAD;
+		}
+	}
+	for (i = 0; i < c->nsyms; i++) {
+		const struct sym *s = &c->syms[i];
+
+		if (s->type == STT_FUNC && s->shndx < c->nsecs && c->slot[s->shndx] &&
+		    s->value / 8 < c->secs[s->shndx].n)
+			c->slot[s->shndx][s->value / 8] |= WALK_HEAD;
+	}
+	return 0;
+}
+
 /* Join @in into the state at @sec:@idx (the first path there: @in) and
- * queue the instruction when its state changed.  0 or -ENOMEM. */
+ * queue the instruction when its state changed.  The next instruction of
+ * the step being made, where no path joins, gets @in as c->next instead,
+ * walked on at once.  0 or -ENOMEM. */
 static int push(struct ctx *c, size_t sec, size_t idx, const struct rstate *in)
 {
 	struct rstate *s;
+	uint32_t *slot;
 	uint16_t old;
 	int r;
 
 	if (sec >= c->nsecs || !c->secs[sec].exec || idx >= c->secs[sec].n)
 		return 0;	/* out of the program: the verifier's concern */
-	s = &c->st[sec][idx];
-	if (!s->seen) {
-		if (add_work(&c->seen, &c->nseen, &c->capseen, sec, idx))
-			return -ENOMEM;
-		*s = *in;
-		s->seen = true;
-	} else {
-		bool was = s->uncertain;
-		uint16_t lc = s->lconst;
+	slot = &c->slot[sec][idx];
+	if (sec == c->cur_sec && idx == c->ft && !(*slot & WALK_HEAD) && !c->has_next) {
+		c->next = *in;
+		c->has_next = true;
+		return 0;
+	}
+	if (!(*slot & WALK_SLOT)) {
+		if (c->npool == c->cappool) {
+			size_t ncap = c->cappool ? c->cappool * 2 : 256;
+			struct rstate *p = realloc(c->pool, ncap * sizeof(*p));
 
+			if (!p)
+				return -ENOMEM;
+			c->pool = p;
+			c->cappool = ncap;
+		}
+		if (c->npool >= WALK_SLOT ||
+		    add_work(&c->seen, &c->nseen, &c->capseen, sec, idx))
+			return -ENOMEM;
+		c->pool[c->npool++] = *in;
+		*slot |= (uint32_t)c->npool;
+	} else {
+		bool was;
+		uint16_t lc;
+
+		s = &c->pool[(*slot & WALK_SLOT) - 1];
+		was = s->uncertain;
+		lc = s->lconst;
 		old = s->known;
 		for (r = 0; r < NREGS; r++)
 			if ((s->known & (1u << r)) &&
@@ -559,6 +641,8 @@ static int step(struct ctx *c, size_t sec, size_t idx, struct rstate s)
 	const struct bpf_insn *in = &S->insns[idx];
 	const struct crelo *r = S->res ? S->res[idx] : NULL;
 
+	c->cur_sec = sec;
+	c->ft = idx + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
 	if (r && r->outcome == RC_POISON)
 		return relo_problem(c, sec, idx, r);
 	switch (BPF_CLASS(in->code)) {
@@ -586,15 +670,18 @@ int chk_walk(struct ctx *c, size_t sec, size_t entry)
 	size_t i;
 	int ret;
 
-	/* what the last walk reached, forgotten (a probe's hundreds of
+	/* what the last walk kept, forgotten (a probe's hundreds of
 	 * programs share one .text of 10^5 instructions: clearing them all
 	 * for each program was most of check's time) */
 	for (i = 0; i < c->nseen; i++)
-		memset(&c->st[c->seen[i].sec][c->seen[i].idx], 0, sizeof(**c->st));
+		c->slot[c->seen[i].sec][c->seen[i].idx] &= WALK_HEAD;
 	c->nseen = 0;
+	c->npool = 0;
 	c->nwl = 0;
 	c->ctx_hi = 0;
 	c->scalar_deref = false;
+	c->has_next = false;
+	c->cur_sec = 0;		/* no step is being made */
 	{
 		struct rstate st = { 0 };
 
@@ -604,8 +691,20 @@ int chk_walk(struct ctx *c, size_t sec, size_t entry)
 	}
 	while (!ret && c->nwl) {
 		struct work w = c->wl[--c->nwl];
+		struct rstate s = c->pool[(c->slot[w.sec][w.idx] & WALK_SLOT) - 1];
 
-		ret = step(c, w.sec, w.idx, c->st[w.sec][w.idx]);
+		/* from a join point, on through the instructions that have
+		 * one way in */
+		for (;;) {
+			ret = step(c, w.sec, w.idx, s);
+			if (ret || !c->has_next)
+				break;
+			c->has_next = false;
+			w.idx = c->ft;
+			s = c->next;
+		}
+		c->has_next = false;
+		c->cur_sec = 0;
 	}
 	return ret;
 }
