@@ -18,6 +18,7 @@
  */
 #include <bpf/btf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,15 @@ struct bg_archive {
 	struct btf *btf;
 	struct rc_btf *types;	/* the same, as the engine reads it */
 	char *releases;
+	/* bg_archive_get's maps, made on first use and kept zeroed between
+	 * gets: old type id -> new id, old string offset -> new offset + 1 */
+	uint32_t *tmap, *smap;
+	uint32_t str_len;	/* of the archived BTF's string section */
+	/* each tagged forward declaration (by type id) and where its untagged
+	 * name is among the archive's strings (0: nowhere) */
+	struct fwdname { uint32_t id, off; char *name; } *fwd;
+	uint32_t nfwd;
+	bool fwd_done;
 };
 
 /* Add a root listing types [@first, @end) of @btf; returns its id. */
@@ -263,6 +273,8 @@ struct bg_archive *bg_archive_open(const char *path, struct rc_error *err)
 		goto fail;
 	}
 	a->btf = btf__new(raw, raw_sz);
+	if (a->btf)
+		memcpy(&a->str_len, raw + offsetof(struct btf_header, str_len), 4);
 	if (!a->btf) {
 		rc_fmt(err->msg, sizeof(err->msg), "%s: the archived BTF is malformed", path);
 		goto fail;
@@ -294,6 +306,11 @@ void bg_archive_free(struct bg_archive *a)
 		return;
 	rc_btf_free(a->types);
 	btf__free(a->btf);
+	free(a->tmap);
+	free(a->smap);
+	while (a && a->nfwd)
+		free(a->fwd[--a->nfwd].name);
+	free(a->fwd);
 	free(a->releases);
 	free(a->path);
 	free(a);
@@ -304,12 +321,277 @@ const char *bg_archive_releases(const struct bg_archive *a)
 	return a->releases;
 }
 
+/* A growing buffer of bytes (or of uint32_t: @n counts bytes). */
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+static void *buf_add(struct buf *b, const void *data, size_t len)
+{
+	if (b->n + len > b->cap) {
+		size_t cap = (b->n + len) * 2;
+		unsigned char *p = realloc(b->p, cap);
+
+		if (!p)
+			return NULL;
+		b->p = p;
+		b->cap = cap;
+	}
+	if (data)
+		memcpy(b->p + b->n, data, len);
+	b->n += len;
+	return b->p + b->n - len;
+}
+
+/* One get's output: types and strings, and the string offsets it mapped
+ * (a->smap entries to zero again). */
+struct emit {
+	struct bg_archive *a;
+	struct buf types, strs, used;
+	bool nomem;
+};
+
+/* The output's offset of the archive's string at @off: each string once
+ * (the archive's strings are deduplicated: one offset, one string). */
+static uint32_t emit_str(struct emit *e, uint32_t off)
+{
+	struct bg_archive *a = e->a;
+	const char *str;
+	size_t len;
+
+	if (!off || off >= a->str_len)
+		return 0;
+	if (a->smap[off])
+		return a->smap[off] - 1;
+	str = rc_name(a->types, off);
+	len = strlen(str) + 1;
+	if (!buf_add(&e->strs, str, len) || !buf_add(&e->used, &off, sizeof(off))) {
+		e->nomem = true;
+		return 0;
+	}
+	a->smap[off] = e->strs.n - len + 1;
+	return a->smap[off] - 1;
+}
+
+static int fwd_by_name(const void *x, const void *y)
+{
+	const struct fwdname *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
+static int fwd_by_name_only(const void *x, const void *y)
+{
+	return strcmp(((const struct fwdname *)x)->name, ((const struct fwdname *)y)->name);
+}
+
+static int fwd_by_id(const void *x, const void *y)
+{
+	const struct fwdname *a = x, *b = y;
+
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* a->fwd: the archive's tagged forward declarations, each with the offset
+ * of its untagged name among the archive's strings, found in one pass
+ * over them (once per archive).  0 or -ENOMEM. */
+static int find_fwd_names(struct bg_archive *a)
+{
+	uint32_t n = rc_btf_type_cnt(a->types), id, off, cap = 0;
+	const char *base = rc_name(a->types, 0);
+
+	a->fwd_done = true;
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = rc_type(a->types, id);
+		const char *name = rc_name(a->types, t->name_off), *tag;
+
+		if (!btf_is_fwd(t) || !(tag = strstr(name, BG_FWD_TAG)))
+			continue;
+		if (a->nfwd == cap) {
+			struct fwdname *f = realloc(a->fwd, sizeof(*f) * (cap = cap ? cap * 2 : 256));
+
+			if (!f)
+				return -ENOMEM;
+			a->fwd = f;
+		}
+		a->fwd[a->nfwd] = (struct fwdname){ id, 0, strndup(name, tag - name) };
+		if (!a->fwd[a->nfwd++].name)
+			return -ENOMEM;
+	}
+	if (!a->nfwd)
+		return 0;
+	qsort(a->fwd, a->nfwd, sizeof(*a->fwd), fwd_by_name);
+	for (off = 1; off < a->str_len; off += strlen(base + off) + 1) {
+		struct fwdname key = { 0, 0, (char *)base + off }, *f;
+
+		f = bsearch(&key, a->fwd, a->nfwd, sizeof(*f), fwd_by_name_only);
+		while (f && f > a->fwd && !strcmp(f[-1].name, key.name))
+			f--;	/* the first of that name */
+		for (; f && f < a->fwd + a->nfwd && !strcmp(f->name, key.name); f++)
+			if (!f->off)
+				f->off = off;
+	}
+	qsort(a->fwd, a->nfwd, sizeof(*a->fwd), fwd_by_id);
+	return 0;
+}
+
+/* Forward declaration @id's name without its archive tag (see tag_fwds):
+ * the archive's own string of that name when it has one (so that it is
+ * shared as btf__add_str shares it), else appended. */
+static uint32_t emit_fwd_name(struct emit *e, uint32_t id)
+{
+	struct bg_archive *a = e->a;
+	struct fwdname key = { id, 0, NULL }, *f;
+	size_t len;
+
+	if (!a->fwd_done && find_fwd_names(a)) {
+		e->nomem = true;
+		return 0;
+	}
+	f = bsearch(&key, a->fwd, a->nfwd, sizeof(*f), fwd_by_id);
+	if (!f)
+		return 0;
+	if (f->off)
+		return emit_str(e, f->off);
+	len = strlen(f->name) + 1;
+	if (!buf_add(&e->strs, f->name, len)) {
+		e->nomem = true;
+		return 0;
+	}
+	return e->strs.n - len;
+}
+
+/* Type @id of the archive, whole, into e->types: its type ids through
+ * a->tmap, its strings through emit_str.  0, or -ENOENT when it refers
+ * to a type this kernel does not list. */
+static int emit_whole(struct emit *e, uint32_t id)
+{
+	struct bg_archive *a = e->a;
+	const struct btf_type *t = rc_type(a->types, id);
+	size_t sz = rc_btf_rec_size(t);
+	struct btf_type *nt = buf_add(&e->types, t, sz);
+	uint32_t *refs[2] = { NULL, NULL }, i, vlen = btf_vlen(t);
+	const char *name = rc_name(a->types, t->name_off), *tag;
+	int k;
+
+	if (!nt) {
+		e->nomem = true;
+		return -ENOMEM;
+	}
+	tag = btf_is_fwd(t) ? strstr(name, BG_FWD_TAG) : NULL;
+	nt->name_off = tag ? emit_fwd_name(e, id) : emit_str(e, t->name_off);
+	if (rc_btf_kinds[btf_kind(t)].type_ref != RC_REF_NONE)
+		refs[0] = &nt->type;
+	switch (btf_kind(t)) {
+	case BTF_KIND_ARRAY:
+		refs[0] = &btf_array(nt)->type;
+		refs[1] = &btf_array(nt)->index_type;
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++) {
+			struct btf_member *m = btf_members(nt) + i;
+
+			m->name_off = emit_str(e, m->name_off);
+			if (m->type && !(m->type = a->tmap[m->type]))
+				return -ENOENT;
+		}
+		break;
+	case BTF_KIND_ENUM:
+		for (i = 0; i < vlen; i++)
+			btf_enum(nt)[i].name_off = emit_str(e, btf_enum(nt)[i].name_off);
+		break;
+	case BTF_KIND_ENUM64:
+		for (i = 0; i < vlen; i++)
+			btf_enum64(nt)[i].name_off = emit_str(e, btf_enum64(nt)[i].name_off);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; i < vlen; i++) {
+			struct btf_param *p = btf_params(nt) + i;
+
+			p->name_off = emit_str(e, p->name_off);
+			if (p->type && !(p->type = a->tmap[p->type]))
+				return -ENOENT;
+		}
+		break;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < vlen; i++) {
+			struct btf_var_secinfo *v = btf_var_secinfos(nt) + i;
+
+			if (v->type && !(v->type = a->tmap[v->type]))
+				return -ENOENT;
+		}
+		break;
+	}
+	for (k = 0; k < 2; k++)
+		if (refs[k] && *refs[k] && !(*refs[k] = a->tmap[*refs[k]]))
+			return -ENOENT;
+	return e->nomem ? -ENOMEM : 0;
+}
+
+/* Types @order[0..@nr) of the archive, whole and renumbered from 1 in
+ * that order (a repeated one once), as a BTF of their own: its records
+ * copied with their type ids and string offsets mapped, the raw BTF made
+ * here and handed to btf__new.  The same bytes as emitting them one by
+ * one through libbpf's btf__add_* (bg_subset_emit), without its string
+ * hashing: most of check --all's time per kernel.  NULL with errno. */
+static struct btf *emit_kernel(struct bg_archive *a, const uint32_t *order, uint32_t nr)
+{
+	uint32_t n = rc_btf_type_cnt(a->types), i, k = 0;
+	struct emit e = { .a = a };
+	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION,
+				.hdr_len = sizeof(h) };
+	struct btf *out = NULL;
+	int err = -ENOMEM;
+
+	if (!a->tmap)
+		a->tmap = calloc(n, sizeof(*a->tmap));
+	if (!a->smap)
+		a->smap = calloc(a->str_len ? a->str_len : 1, sizeof(*a->smap));
+	if (!a->tmap || !a->smap || !buf_add(&e.strs, "", 1))
+		goto out;
+	for (i = 0; i < nr; i++)
+		if (order[i] && order[i] < n && !a->tmap[order[i]])
+			a->tmap[order[i]] = ++k;
+	for (i = 0, k = 0; i < nr; i++) {
+		if (!order[i] || order[i] >= n || a->tmap[order[i]] != k + 1)
+			continue;	/* a repeated one */
+		err = emit_whole(&e, order[i]);
+		if (err)
+			goto out;
+		k++;
+	}
+	h.type_len = e.types.n;
+	h.str_off = e.types.n;
+	h.str_len = e.strs.n;
+	err = -ENOMEM;
+	if (!buf_add(&e.types, e.strs.p, e.strs.n) ||
+	    !buf_add(&e.types, NULL, sizeof(h)))
+		goto out;
+	memmove(e.types.p + sizeof(h), e.types.p, e.types.n - sizeof(h));
+	memcpy(e.types.p, &h, sizeof(h));
+	out = btf__new(e.types.p, e.types.n);
+	err = out ? 0 : -errno;
+out:
+	for (i = 0; i < nr && a->tmap; i++)
+		if (order[i] < n)
+			a->tmap[order[i]] = 0;
+	for (i = 0; i < e.used.n / sizeof(uint32_t); i++)
+		a->smap[((uint32_t *)e.used.p)[i]] = 0;
+	free(e.types.p);
+	free(e.strs.p);
+	free(e.used.p);
+	errno = -err;
+	return out;
+}
+
 struct btf *bg_archive_get(struct bg_archive *a, const char *release,
 			   struct rc_error *err)
 {
 	char name[512];
-	uint32_t *order = NULL, nr = 0, cap = 0;
-	struct bg_subset s;
+	uint32_t *order = NULL, nr = 0, cap = 0, n = rc_btf_type_cnt(a->types);
 	struct btf *out = NULL;
 	const struct btf_type *t;
 	int id;
@@ -322,8 +604,6 @@ struct btf *bg_archive_get(struct bg_archive *a, const char *release,
 		       a->releases[0] ? a->releases : "(nothing)");
 		return NULL;
 	}
-	if (bg_subset_init(&s, a->types))
-		return NULL;
 	/* walk the chain of roots, collecting the kernel's types in order */
 	for (t = rc_type(a->types, rc_type(a->types, id)->type); t && btf_is_func_proto(t);
 	     t = t->type ? rc_type(a->types, t->type) : NULL) {
@@ -338,21 +618,19 @@ struct btf *bg_archive_get(struct bg_archive *a, const char *release,
 					goto out;
 				order = o;
 			}
-			if (p[i].type >= s.n)
+			if (p[i].type >= n)
 				break;
 			order[nr++] = p[i].type;
-			s.keep[p[i].type] = BG_WHOLE;
 		}
 		if (i < btf_vlen(t))
 			break;
 	}
-	out = t ? NULL : bg_subset_emit(&s, order, nr);
+	out = t ? NULL : emit_kernel(a, order, nr);
 	if (!out)
 		rc_fmt(err->msg, sizeof(err->msg), "%s: the entry of %s is inconsistent",
 		       a->path, release);
 out:
 	free(order);
-	bg_subset_free(&s);
 	return out;
 }
 

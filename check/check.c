@@ -586,7 +586,9 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	}
 	/* .kconfig externs with the target's values: loads of them become
 	 * loads from a frozen map, whose values prune branches */
-	if (kc && (kc->release || kc->config)) {
+	if (kc && (kc->release || kc->config) && rc_object_types(obj) &&
+	    rc_btf_find_by_name_kind(rc_object_types(obj), ".kconfig", BTF_KIND_DATASEC) > 0) {
+		/* (without .kconfig nothing is baked: no copy of the object) */
 		baked = rc_object_bake_kconfig(obj, kc, target, &nbaked, &rerr);
 		if (baked) {
 			c.obj = baked;

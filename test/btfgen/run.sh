@@ -107,6 +107,11 @@ if $R archive create -o "$out/full.rcba" "${args[@]}" 2>"$out/arf.log"; then
 	pass "archive/create-full ($(stat -c %s "$out/full.rcba") bytes)"
 	for k in "${inar[@]}"; do
 		$R archive extract "$out/full.rcba" "${rel[$k]}" -o "$out/$k.x.btf" &&
+		if python3 test/btfgen/kinds.py "${btf[$k]}" "$out/$k.x.btf"; then
+			pass "$k/archive-keeps-kind-flags"
+		else
+			fail "$k/archive-keeps-kind-flags"
+		fi &&
 		for o in "${objs[@]}"; do
 			n=$(basename "$o" .bpf.o)
 			$R explain "$o" --btf "$out/$k.x.btf" --json >"$out/$k.$n.x.json" &&
