@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
  * check.c - relocore check: will OBJ load and attach on that kernel (or on
- * every kernel of an archive), decided offline.  The deciding is
- * librelocore's rc_check_object(); this file picks targets and prints.
+ * every kernel of an archive, of a directory of BTF files), decided
+ * offline.  The deciding is librelocore's rc_check_object(); this file
+ * picks targets, one kernel at a time, and prints.
  *
  *   relocore check OBJ (--btf T | --archive A [--release R | --all]) [--json]
+ *   relocore check OBJ (--btf T --btf T... | --btf-dir D) [-j N] [--json]
  *
  * Exit 0 when every program is ok on every kernel asked, 1 when not, 2 on
  * bad input (options, object, target).
  */
 #include <bpf/btf.h>
+#include <errno.h>
+#include <fts.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "btfgen.h"
 #include "cli.h"
@@ -23,9 +30,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: relocore check OBJ|BIN... [--object N|NAME] (--btf FILE | --archive A [--release R | --all]) [--json]\n"
+"       relocore check OBJ|BIN... (--btf FILE --btf FILE... | --btf-dir DIR) [-j N] [--json]\n"
 "\n"
 "Decide offline, per program, whether OBJ loads and attaches on the target\n"
-"kernel, and if not, why.  BIN: a binary that embeds BPF objects (a libbpf\n"
+"kernel (or on each of a fleet's), and if not, why.  BIN: a binary that embeds BPF objects (a libbpf\n"
 "skeleton's tool); --object picks one of several.  Several OBJs share each\n"
 "target (built once per kernel); --json prints one document per object,\n"
 "one per line.  Problems, by kind:\n"
@@ -49,6 +57,13 @@ static void usage(FILE *f)
 "Options:\n"
 TARGET_HELP
 "  --all            every kernel of the --archive (one row per release)\n"
+"  --btf FILE       given more than once: each FILE one kernel's whole BTF\n"
+"                   (one row per file; its release: the file's name without\n"
+"                   .btf or .btf.tar.xz, vmlinux's: its directory's)\n"
+"  --btf-dir DIR    every kernel BTF under DIR (*.btf, *.btf.tar.xz,\n"
+"                   vmlinux; a BTFHub tree), in the order of their paths\n"
+"  -j, --jobs N     check the kernels of a fleet in N processes (default 1);\n"
+"                   the output is the same, in kernel order\n"
 "  --object N|NAME  the embedded object of BIN, by index or name\n"
 "  --kernel-release REL  the target's `uname -r`, for the .kconfig externs\n"
 "                   (LINUX_KERNEL_VERSION ...): they are baked with the\n"
@@ -71,80 +86,74 @@ LOAD_HELP
 "Exit status: 0 every program ok everywhere, 1 not, 2 bad input.\n");
 }
 
+/* One kernel's answer for one object, as printed. */
 struct kernel {
-	char *release;		/* NULL when the target has none (--btf) */
-	char *target;
+	const char *release;	/* NULL when the target has none (--btf) */
+	const char *target;
 	struct rc_check *res;
 };
 
-static void print_text(const char *obj, const struct kernel *k)
+static void print_text(FILE *f, const char *obj, const struct kernel *k)
 {
 	int i, j;
 
-	printf("%s on %s%s%s%s:\n", obj, k->target, k->release ? " (" : "",
-	       k->release ? k->release : "", k->release ? ")" : "");
+	fprintf(f, "%s on %s%s%s%s:\n", obj, k->target, k->release ? " (" : "",
+		k->release ? k->release : "", k->release ? ")" : "");
 	for (i = 0; i < k->res->nr_progs; i++) {
 		const struct rc_check_prog *p = &k->res->progs[i];
 
-		printf("  %-4s %s (%s)\n", p->ok ? "ok" : "FAIL", p->name, p->section);
+		fprintf(f, "  %-4s %s (%s)\n", p->ok ? "ok" : "FAIL", p->name, p->section);
 		for (j = 0; j < p->nr_problems; j++)
-			printf("       %s: %s\n", rc_check_kind_str(p->problems[j].kind),
-			       p->problems[j].detail);
+			fprintf(f, "       %s: %s\n", rc_check_kind_str(p->problems[j].kind),
+				p->problems[j].detail);
 	}
 	for (i = 0; i < k->res->nr_not_loaded; i++)
-		printf("  --   %s (%s): not loaded (the load options, or its fentry/kprobe or tp_btf/raw_tp twin is)\n",
-		       k->res->not_loaded[i].name, k->res->not_loaded[i].section);
+		fprintf(f, "  --   %s (%s): not loaded (the load options, or its fentry/kprobe or tp_btf/raw_tp twin is)\n",
+			k->res->not_loaded[i].name, k->res->not_loaded[i].section);
 	if (!k->res->nr_progs)
-		printf("  (no programs)\n");
+		fprintf(f, "  (no programs)\n");
 	for (i = 0; i < k->res->nr_undecided; i++)
-		printf("  not decided: %s\n", k->res->undecided[i]);
+		fprintf(f, "  not decided: %s\n", k->res->undecided[i]);
 }
 
-static void print_json(const char *obj, const struct kernel *ks, int nk)
+/* One element of the "kernels" array. */
+static void print_json(FILE *f, const struct kernel *k)
 {
-	int n, i, j;
+	int i, j;
 
-	printf("{\"object\":");
-	cli_json_str(stdout, obj);
-	printf(",\"kernels\":[");
-	for (n = 0; n < nk; n++) {
-		const struct kernel *k = &ks[n];
+	fprintf(f, "{\"release\":");
+	if (k->release)
+		cli_json_str(f, k->release);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"target\":");
+	cli_json_str(f, k->target);
+	fprintf(f, ",\"programs\":[");
+	for (i = 0; i < k->res->nr_progs; i++) {
+		const struct rc_check_prog *p = &k->res->progs[i];
 
-		printf("%s{\"release\":", n ? "," : "");
-		if (k->release)
-			cli_json_str(stdout, k->release);
-		else
-			printf("null");
-		printf(",\"target\":");
-		cli_json_str(stdout, k->target);
-		printf(",\"programs\":[");
-		for (i = 0; i < k->res->nr_progs; i++) {
-			const struct rc_check_prog *p = &k->res->progs[i];
-
-			printf("%s{\"name\":", i ? "," : "");
-			cli_json_str(stdout, p->name);
-			printf(",\"section\":");
-			cli_json_str(stdout, p->section);
-			printf(",\"ok\":%s,\"problems\":[", p->ok ? "true" : "false");
-			for (j = 0; j < p->nr_problems; j++) {
-				printf("%s{\"kind\":\"%s\",\"detail\":", j ? "," : "",
-				       rc_check_kind_str(p->problems[j].kind));
-				cli_json_str(stdout, p->problems[j].detail);
-				printf("}");
-			}
-			printf("]}");
+		fprintf(f, "%s{\"name\":", i ? "," : "");
+		cli_json_str(f, p->name);
+		fprintf(f, ",\"section\":");
+		cli_json_str(f, p->section);
+		fprintf(f, ",\"ok\":%s,\"problems\":[", p->ok ? "true" : "false");
+		for (j = 0; j < p->nr_problems; j++) {
+			fprintf(f, "%s{\"kind\":\"%s\",\"detail\":", j ? "," : "",
+				rc_check_kind_str(p->problems[j].kind));
+			cli_json_str(f, p->problems[j].detail);
+			fprintf(f, "}");
 		}
-		printf("],\"not_loaded\":[");
-		for (i = 0; i < k->res->nr_not_loaded; i++) {
-			printf("%s{\"name\":", i ? "," : "");
-			cli_json_str(stdout, k->res->not_loaded[i].name);
-			printf(",\"section\":");
-			cli_json_str(stdout, k->res->not_loaded[i].section);
-			printf("}");
-		}
-		printf("]}");
+		fprintf(f, "]}");
 	}
-	printf("]}\n");
+	fprintf(f, "],\"not_loaded\":[");
+	for (i = 0; i < k->res->nr_not_loaded; i++) {
+		fprintf(f, "%s{\"name\":", i ? "," : "");
+		cli_json_str(f, k->res->not_loaded[i].name);
+		fprintf(f, ",\"section\":");
+		cli_json_str(f, k->res->not_loaded[i].section);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}");
 }
 
 /* what user space does at load time: the load options (load_opts.c) */
@@ -182,32 +191,6 @@ static void set_check_opts(const struct load_opts *l)
 	check_opts.nr_user_attached = n;
 }
 
-static int add_kernel(struct kernel **ks, int *nk, const struct rc_object *obj,
-		      const struct rc_target *t, const char *release,
-		      const char *what, const struct rc_kconfig *kc0)
-{
-	struct rc_kconfig kc = kc0 ? *kc0 : (struct rc_kconfig){ 0 };
-	struct rc_error err = { "" };
-	struct kernel *k = realloc(*ks, sizeof(**ks) * (*nk + 1));
-
-	if (!k)
-		return -1;
-	*ks = k;
-	k += *nk;
-	memset(k, 0, sizeof(*k));
-	if (!kc.release)
-		kc.release = release;
-	k->res = rc_check_object_opts(obj, t, &kc, &check_opts, &err);
-	if (!k->res) {
-		fprintf(stderr, "relocore check: %s\n", err.msg);
-		return -1;
-	}
-	k->release = release ? strdup(release) : NULL;
-	k->target = strdup(what);
-	(*nk)++;
-	return 0;
-}
-
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -216,72 +199,346 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* One object and its answers, a kernel each. */
-struct objrun {
-	struct rc_object *obj;
-	struct kernel *ks;
+/* A kernel to check: a release of the --archive, or a BTF file (--btf,
+ * --btf-dir) named @release after it. */
+struct kref {
+	char *release;
+	char *path;		/* NULL: from the archive */
+};
+
+static bool is_release(const char *s);
+
+/* What every worker checks: the objects against kernels [from, to). */
+struct job {
+	struct rc_object **objs;
+	int nobj;
+	bool json;
+	const char *archive;		/* --all */
+	struct target_opts *single;	/* one target, as every command picks it */
+	struct rc_kconfig *kc;		/* with @single */
+	struct kref *ks;
 	int nk;
 };
 
-/* Every kernel of the archive @path, each target built once for all
- * @nobj objects; one progress line per kernel on stderr, with what the
- * target and the checks took. */
-static int check_all(const char *path, struct objrun *objs, int nobj)
+/*
+ * Check the objects on kernels [@from, @to) of @jb, one kernel at a time
+ * (its target freed before the next: memory does not grow with kernels):
+ * each object's answer printed at once into @out[o] (a text block, or a
+ * JSON element, comma-separated), and a line "GOOD\tTOTAL\tLABEL\tFAILING"
+ * into @rows[o] for the fleet table.  0, or -1 after a message.
+ */
+static int run_kernels(const struct job *jb, int from, int to, FILE **out, FILE **rows)
 {
 	struct rc_error err = { "" };
-	double t0 = now_ms(), t1, t2;
-	struct bg_archive *a = bg_archive_open(path, &err);
-	char *rels, *save = NULL, *r, what[600];
-	int ret = 0, n = 0, o;
+	struct bg_archive *a = NULL;
+	char what[600];
+	int i, o, ret = 0;
 
-	if (!a) {
+	if (jb->archive && !(a = bg_archive_open(jb->archive, &err))) {
 		fprintf(stderr, "relocore check: archive: %s\n", err.msg);
 		return -1;
 	}
-	rels = strdup(bg_archive_releases(a));
-	fprintf(stderr, "relocore check: %s opened in %.0f ms\n", path, now_ms() - t0);
-	t0 = now_ms();
-	for (r = rels ? strtok_r(rels, " ", &save) : NULL; r && !ret;
-	     r = strtok_r(NULL, " ", &save)) {
-		struct btf *btf;
-
-		t1 = now_ms();
-		btf = bg_archive_get(a, r, &err);
+	for (i = from; i < to && !ret; i++) {
+		const struct kref *kr = &jb->ks[i];
 		struct rc_target *t = NULL;
+		struct rc_kconfig kc = { 0 };
+		double t0 = now_ms(), t1;
 
-		if (btf && rc_btf_validate(btf, path, &err)) {
-			btf__free(btf);
-			btf = NULL;
+		err.msg[0] = 0;
+		if (jb->single) {
+			t = target_open(jb->single);
+			snprintf(what, sizeof(what), "%s", jb->single->what);
+			kc = *jb->kc;
+			if (!kc.release && kr->release)
+				kc.release = kr->release;
+		} else if (kr->path) {
+			t = target_open_file(kr->path, NULL, &err);
+			snprintf(what, sizeof(what), "%s", kr->path);
+			kc.release = is_release(kr->release) ? kr->release : NULL;
+		} else {
+			struct btf *btf = bg_archive_get(a, kr->release, &err);
+
+			if (btf && rc_btf_validate(btf, jb->archive, &err)) {
+				btf__free(btf);
+				btf = NULL;
+			}
+			if (btf && !(t = rc_target_adopt(btf)))
+				btf__free(btf);
+			snprintf(what, sizeof(what), "%s[%s]", jb->archive, kr->release);
+			kc.release = kr->release;
 		}
-		if (btf && !(t = rc_target_adopt(btf)))
-			btf__free(btf);
 		if (!t) {
-			fprintf(stderr, "relocore check: archive %s[%s]: %s\n", path, r,
-				err.msg[0] ? err.msg : "out of memory");
+			if (!jb->single)
+				fprintf(stderr, "relocore check: %s: %s\n", what,
+					err.msg[0] ? err.msg : "out of memory");
 			ret = -1;
 			break;
 		}
-		snprintf(what, sizeof(what), "%s[%s]", path, r);
-		t2 = now_ms();
-		for (o = 0; o < nobj && !ret; o++)
-			ret = add_kernel(&objs[o].ks, &objs[o].nk, objs[o].obj, t, r,
-					 what, NULL);
+		t1 = now_ms();
+		for (o = 0; o < jb->nobj && !ret; o++) {
+			struct kernel k = { jb->single && !kr->path && !jb->single->btf ?
+					    kr->release : (jb->single ? NULL : kr->release),
+					    what, NULL };
+			int p, good = 0;
+
+			k.res = rc_check_object_opts(jb->objs[o], t, &kc, &check_opts, &err);
+			if (!k.res) {
+				fprintf(stderr, "relocore check: %s\n", err.msg);
+				ret = -1;
+				break;
+			}
+			if (jb->json) {
+				if (ftell(out[o]) > 0)
+					fputc(',', out[o]);
+				print_json(out[o], &k);
+				for (p = 0; p < k.res->nr_undecided; p++)
+					fprintf(stderr, "relocore check: %s: not decided: %s\n",
+						what, k.res->undecided[p]);
+			} else {
+				print_text(out[o], rc_object_name(jb->objs[o]), &k);
+			}
+			for (p = 0; p < k.res->nr_progs; p++)
+				good += k.res->progs[p].ok;
+			fprintf(rows[o], "%d\t%d\t%s\t", good, k.res->nr_progs,
+				k.release ? k.release : what);
+			for (p = 0; p < k.res->nr_progs; p++)
+				if (!k.res->progs[p].ok)
+					fprintf(rows[o], " %s", k.res->progs[p].name);
+			fputc('\n', rows[o]);
+			rc_check_free(k.res);
+		}
 		rc_target_free(t);
-		n++;
-		fprintf(stderr, "relocore check: %s: %.1f ms (target %.1f ms, check %.1f ms for %d object(s))\n",
-			r, now_ms() - t1, t2 - t1, now_ms() - t2, nobj);
+		if (jb->nk > 1)
+			fprintf(stderr, "relocore check: [%d/%d] %s: %.1f ms (target %.1f ms, check %.1f ms for %d object(s))\n",
+				i + 1, jb->nk, kr->release ? kr->release : what, now_ms() - t0,
+				t1 - t0, now_ms() - t1, jb->nobj);
 	}
-	if (n)
-		fprintf(stderr, "relocore check: %d kernel(s) x %d object(s) in %.0f ms, %.1f ms per kernel per object once the archive is open\n",
-			n, nobj, now_ms() - t0, (now_ms() - t0) / n / nobj);
-	if (!rels)
-		ret = -1;
-	free(rels);
+	for (o = 0; o < jb->nobj; o++)
+		if (fflush(out[o]) || fflush(rows[o]))
+			ret = -1;
 	bg_archive_free(a);
 	return ret;
 }
 
-static bool print_obj(const struct objrun *or, bool json);
+/* Copy what @from holds (from its start) to stdout. */
+static void copy_out(FILE *from)
+{
+	char buf[65536];
+	size_t n;
+
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		fwrite(buf, 1, n, stdout);
+}
+
+/*
+ * Check every kernel of @jb with @jobs workers (processes, each a
+ * contiguous share of the kernels), then print each object's answers in
+ * kernel order: the text blocks and, for several kernels, the fleet table
+ * (a row per kernel); with --json one document per object.  0 every
+ * program ok everywhere, 1 not, 2 on failure.
+ */
+static int check_kernels(const struct job *jb, int jobs)
+{
+	FILE **out = calloc((size_t)jobs * jb->nobj, sizeof(*out));
+	FILE **rows = calloc((size_t)jobs * jb->nobj, sizeof(*rows));
+	pid_t *pid = calloc(jobs, sizeof(*pid));
+	double t0 = now_ms();
+	bool ok = true, failed = false;
+	int w, o, st;
+	char line[8192];
+
+	if (!out || !rows || !pid)
+		failed = true;
+	for (w = 0; !failed && w < jobs * jb->nobj; w++)
+		if (!(out[w] = tmpfile()) || !(rows[w] = tmpfile()))
+			failed = true;
+	fflush(stdout);
+	for (w = 0; !failed && w < jobs; w++) {
+		int from = (int)((long)jb->nk * w / jobs), to = (int)((long)jb->nk * (w + 1) / jobs);
+
+		if (jobs == 1) {
+			failed = run_kernels(jb, from, to, out, rows) != 0;
+			break;
+		}
+		pid[w] = fork();
+		if (pid[w] < 0) {
+			perror("relocore check: fork");
+			failed = true;
+		} else if (!pid[w]) {
+			_exit(run_kernels(jb, from, to, out + w * jb->nobj,
+					  rows + w * jb->nobj) ? 2 : 0);
+		}
+	}
+	for (w = 0; jobs > 1 && w < jobs; w++)
+		if (pid && pid[w] > 0 && (waitpid(pid[w], &st, 0) < 0 || !WIFEXITED(st) ||
+					  WEXITSTATUS(st)))
+			failed = true;
+	if (!failed && jb->nk > 1)
+		fprintf(stderr, "relocore check: %d kernel(s) x %d object(s) in %.0f ms with %d worker(s), %.1f ms per kernel per object\n",
+			jb->nk, jb->nobj, now_ms() - t0, jobs, (now_ms() - t0) / jb->nk / jb->nobj);
+	for (o = 0; !failed && o < jb->nobj; o++) {
+		if (jb->json) {
+			bool first = true;
+
+			printf("{\"object\":");
+			cli_json_str(stdout, rc_object_name(jb->objs[o]));
+			printf(",\"kernels\":[");
+			for (w = 0; w < jobs; w++) {
+				FILE *f = out[w * jb->nobj + o];
+
+				if (ftell(f) > 0 && !first)
+					putchar(',');
+				first &= ftell(f) <= 0;
+				copy_out(f);
+			}
+			printf("]}\n");
+		} else {
+			for (w = 0; w < jobs; w++)
+				copy_out(out[w * jb->nobj + o]);
+		}
+		if (!jb->json && jb->nk > 1)
+			printf("%-36s %-8s %s\n", "release", "ok", "failing programs");
+		for (w = 0; w < jobs; w++) {
+			FILE *f = rows[w * jb->nobj + o];
+
+			rewind(f);
+			while (fgets(line, sizeof(line), f)) {
+				int good, tot, n = 0;
+
+				if (sscanf(line, "%d\t%d\t%n", &good, &tot, &n) < 2 || !n)
+					continue;
+				ok &= good == tot;
+				if (!jb->json && jb->nk > 1) {
+					char *label = line + n, *fails = strchr(label, '\t');
+
+					if (fails)
+						*fails++ = 0;
+					printf("%-36s %3d/%-4d%s", label, good, tot,
+					       fails ? fails : "\n");
+				}
+			}
+		}
+	}
+	for (w = 0; out && rows && w < jobs * jb->nobj; w++) {
+		if (out[w])
+			fclose(out[w]);
+		if (rows[w])
+			fclose(rows[w]);
+	}
+	free(out);
+	free(rows);
+	free(pid);
+	return failed ? 2 : ok ? 0 : 1;
+}
+
+static int add_kref(struct kref **ks, int *nk, const char *release, const char *path)
+{
+	struct kref *k = realloc(*ks, sizeof(**ks) * (*nk + 1));
+
+	if (!k)
+		return -1;
+	*ks = k;
+	k[*nk].release = release ? strdup(release) : NULL;
+	k[*nk].path = path ? strdup(path) : NULL;
+	(*nk)++;
+	return 0;
+}
+
+/* A kernel BTF file's release: its name without .btf.tar.xz or .btf, as
+ * BTFHub names them (vmlinux, vmlinux.btf: its directory's name). */
+static int add_btf_file(struct kref **ks, int *nk, const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char rel[512];
+	size_t l = strlen(base);
+
+	if (l > 11 && !strcmp(base + l - 11, ".btf.tar.xz"))
+		l -= 11;
+	else if (l > 4 && !strcmp(base + l - 4, ".btf"))
+		l -= 4;
+	if (l == 7 && !strncmp(base, "vmlinux", 7) && base > path + 1) {
+		const char *d = base - 1;
+
+		while (d > path && d[-1] != '/')
+			d--;
+		snprintf(rel, sizeof(rel), "%.*s", (int)(base - 1 - d), d);
+	} else {
+		snprintf(rel, sizeof(rel), "%.*s", (int)l, base);
+	}
+	return add_kref(ks, nk, rel, path);
+}
+
+/* @s reads as a kernel release (MAJOR.MINOR...): the .kconfig externs
+ * are baked with it */
+static bool is_release(const char *s)
+{
+	return s && s[0] >= '0' && s[0] <= '9' && strchr(s, '.');
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every kernel BTF file under @dir (recursive): names ending in .btf or
+ * .btf.tar.xz, or named vmlinux; in the order of their paths. */
+static int add_btf_dir(struct kref **ks, int *nk, const char *dir)
+{
+	char *paths_arg[] = { (char *)dir, NULL }, **paths = NULL;
+	size_t n = 0, cap = 0, i;
+	FTS *fts = fts_open(paths_arg, FTS_LOGICAL | FTS_NOCHDIR, NULL);
+	FTSENT *e;
+	int ret = 0;
+
+	if (!fts) {
+		fprintf(stderr, "relocore check: --btf-dir %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = fts_read(fts))) {
+		size_t l = strlen(e->fts_name);
+
+		if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR) {
+			fprintf(stderr, "relocore check: --btf-dir %s: %s\n", e->fts_path,
+				strerror(e->fts_errno));
+			ret = -1;
+			break;
+		}
+		if (e->fts_info != FTS_F ||
+		    !((l > 4 && !strcmp(e->fts_name + l - 4, ".btf")) ||
+		      (l > 11 && !strcmp(e->fts_name + l - 11, ".btf.tar.xz")) ||
+		      !strcmp(e->fts_name, "vmlinux")))
+			continue;
+		if (n == cap) {
+			char **p = realloc(paths, sizeof(*p) * (cap = cap ? cap * 2 : 256));
+
+			if (!p) {
+				ret = -1;
+				break;
+			}
+			paths = p;
+		}
+		if (!(paths[n++] = strdup(e->fts_path))) {
+			ret = -1;
+			break;
+		}
+	}
+	fts_close(fts);
+	if (!ret && !n) {
+		fprintf(stderr, "relocore check: --btf-dir %s: no kernel BTF in it (*.btf, *.btf.tar.xz, vmlinux)\n",
+			dir);
+		ret = -1;
+	}
+	if (paths)
+		qsort(paths, n, sizeof(*paths), cmp_path);
+	for (i = 0; i < n; i++) {
+		if (!ret && add_btf_file(ks, nk, paths[i]))
+			ret = -1;
+		free(paths[i]);
+	}
+	free(paths);
+	return ret;
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -289,6 +546,8 @@ int cmd_check(int argc, char **argv)
 		TARGET_LONGOPTS,
 		LOAD_LONGOPTS,
 		{ "all", no_argument, NULL, 'a' },
+		{ "btf-dir", required_argument, NULL, 'D' },
+		{ "jobs", required_argument, NULL, 'J' },
 		{ "kernel-release", required_argument, NULL, 'K' },
 		{ "kconfig", required_argument, NULL, 'k' },
 		{ "object", required_argument, NULL, 'O' },
@@ -301,129 +560,136 @@ int cmd_check(int argc, char **argv)
 	static struct load_opts l;
 	struct rc_kconfig kc = { 0 };
 	const char *kconfig = NULL, *select = NULL;
-	char *text = NULL;
+	char *text = NULL, *end;
 	struct rc_error err = { "" };
-	struct objrun *objs = NULL;
-	bool json = false, all = false, ok = true;
-	int c, r, nobj = 0, cap = 0, o, i, ret = 2;
+	struct job jb = { 0 };
+	struct kref *ks = NULL;
+	bool all = false, fleet = false;
+	int c, r, nk = 0, jobs = 1, o, i, ret = 2, nbtf = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hj:", lo, NULL)) != -1) {
+		if (c == 'b' && ++nbtf > 1)
+			fleet = true;	/* several --btf: one kernel each */
+		if (c == 'b' && add_btf_file(&ks, &nk, optarg))
+			goto out;
 		r = target_opt(&t, c, optarg);
 		if (!r)
 			r = load_opt(&l, c, optarg);
 		if (r < 0)
-			return 2;
+			goto out;
 		if (r)
 			continue;
 		switch (c) {
 		case 'a': all = true; break;
+		case 'D':
+			fleet = true;
+			if (add_btf_dir(&ks, &nk, optarg))
+				goto out;
+			break;
+		case 'J':
+		case 'j':
+			if (c == 'j' && !optarg) {
+				jb.json = true;
+				break;
+			}
+			jobs = (int)strtol(optarg, &end, 10);
+			if (*end || jobs < 1 || jobs > 256) {
+				fprintf(stderr, "relocore check: --jobs takes 1 to 256, not '%s'\n", optarg);
+				goto out;
+			}
+			break;
 		case 'K': kc.release = optarg; break;
 		case 'k': kconfig = optarg; break;
 		case 'O': select = optarg; break;
-		case 'j': json = true; break;
 		case 'N': check_opts.no_kernel_btf = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); ret = 0; goto out;
+		default: usage(stderr); goto out;
 		}
 	}
 	set_check_opts(&l);
 	if (optind >= argc) {
 		fprintf(stderr, "relocore check: expected an object file\n");
 		usage(stderr);
-		return 2;
+		goto out;
 	}
-	if (all && (!t.archive || t.release || t.btf || kc.release || kconfig)) {
-		fprintf(stderr, "relocore check: --all takes --archive, without --release, --btf, --kernel-release or --kconfig\n");
-		return 2;
+	if (all && (!t.archive || t.release || t.btf || fleet || kc.release || kconfig)) {
+		fprintf(stderr, "relocore check: --all takes --archive, without --release, --btf, --btf-dir, --kernel-release or --kconfig\n");
+		goto out;
+	}
+	if (fleet && (t.archive || t.base_btf || t.nr_mods || kc.release || kconfig)) {
+		fprintf(stderr, "relocore check: several kernels (--btf more than once, --btf-dir) take no --archive, --base-btf, --module, --kernel-release or --kconfig: each file is one kernel's whole BTF\n");
+		goto out;
 	}
 	if (kconfig && rc_kconfig_read(kconfig, &text, &kc.config_len, &err)) {
 		fprintf(stderr, "relocore check: --kconfig %s\n", err.msg);
-		return 2;
+		goto out;
 	}
 	kc.config = text;
-	cap = argc - optind;
-	objs = calloc(cap, sizeof(*objs));
-	if (!objs)
+	jb.nobj = argc - optind;
+	jb.objs = calloc(jb.nobj, sizeof(*jb.objs));
+	if (!jb.objs)
 		goto out;
-	for (; optind < argc; optind++, nobj++) {
-		objs[nobj].obj = rc_object_open_select(argv[optind], select, &err);
-		if (!objs[nobj].obj) {
+	for (o = 0; o < jb.nobj; o++) {
+		jb.objs[o] = rc_object_open_select(argv[optind + o], select, &err);
+		if (!jb.objs[o]) {
 			fprintf(stderr, "relocore check: %s\n", err.msg);
 			goto out;
 		}
 	}
 	if (all) {
-		if (check_all(t.archive, objs, nobj))
-			goto out;
-	} else {
-		struct rc_target *tg = target_open(&t);
-		const char *rel = t.archive && !t.btf ?
-				  (t.release ? t.release : t.release_buf) : NULL;
+		struct bg_archive *a = bg_archive_open(t.archive, &err);
+		char *rels, *save = NULL, *rel;
 
-		if (!tg)
+		if (!a) {
+			fprintf(stderr, "relocore check: archive: %s\n", err.msg);
 			goto out;
-		for (o = 0, r = 0; o < nobj && !r; o++)
-			r = add_kernel(&objs[o].ks, &objs[o].nk, objs[o].obj, tg, rel,
-				       t.what, &kc);
-		rc_target_free(tg);
-		if (r)
-			goto out;
-	}
-	for (o = 0; o < nobj; o++)
-		ok &= print_obj(&objs[o], json);
-	ret = ok ? 0 : 1;
-out:
-	for (o = 0; objs && o < cap; o++) {	/* calloc'd: unopened ones are empty */
-		for (i = 0; i < objs[o].nk; i++) {
-			free(objs[o].ks[i].release);
-			free(objs[o].ks[i].target);
-			rc_check_free(objs[o].ks[i].res);
 		}
-		free(objs[o].ks);
-		rc_object_free(objs[o].obj);
+		rels = strdup(bg_archive_releases(a));
+		bg_archive_free(a);
+		for (rel = rels ? strtok_r(rels, " ", &save) : NULL; rel;
+		     rel = strtok_r(NULL, " ", &save))
+			if (add_kref(&ks, &nk, rel, NULL))
+				break;
+		free(rels);
+		jb.archive = t.archive;
+	} else if (!fleet) {
+		/* one target, picked as every command picks it */
+		for (i = 0; i < nk; i++) {
+			free(ks[i].release);
+			free(ks[i].path);
+		}
+		nk = 0;
+		if (add_kref(&ks, &nk, NULL, NULL))
+			goto out;
+		jb.single = &t;
+		jb.kc = &kc;
+		if (t.archive && !t.btf) {
+			struct utsname u;
+
+			if (!t.release)
+				uname(&u);
+			ks[0].release = strdup(t.release ? t.release : u.release);
+		}
 	}
-	free(objs);
+	if (!nk) {
+		fprintf(stderr, "relocore check: no kernels\n");
+		goto out;
+	}
+	if (jobs > nk)
+		jobs = nk;
+	jb.ks = ks;
+	jb.nk = nk;
+	ret = check_kernels(&jb, jobs);
+out:
+	for (o = 0; jb.objs && o < jb.nobj; o++)
+		rc_object_free(jb.objs[o]);
+	free(jb.objs);
+	for (i = 0; i < nk; i++) {
+		free(ks[i].release);
+		free(ks[i].path);
+	}
+	free(ks);
 	free(text);
 	return ret;
-}
-
-/* Print one object's answers (text: a block per kernel and, for several
- * kernels, the fleet table; --json: one document); all ok? */
-static bool print_obj(const struct objrun *or, bool json)
-{
-	const struct kernel *ks = or->ks;
-	const struct rc_object *obj = or->obj;
-	int nk = or->nk, i, r;
-	bool ok = true;
-
-	for (i = 0; i < nk; i++) {
-		ok &= rc_check_ok(ks[i].res);
-		if (!json)
-			print_text(rc_object_name(obj), &ks[i]);
-	}
-	if (!json && nk > 1) {
-		/* the fleet view: one row per kernel */
-		printf("%-36s %-8s %s\n", "release", "ok", "failing programs");
-		for (i = 0; i < nk; i++) {
-			int j, good = 0, tot = ks[i].res->nr_progs;
-
-			for (j = 0; j < tot; j++)
-				good += ks[i].res->progs[j].ok;
-			printf("%-36s %3d/%-4d", ks[i].release ? ks[i].release : ks[i].target,
-			       good, tot);
-			for (j = 0; j < tot; j++)
-				if (!ks[i].res->progs[j].ok)
-					printf(" %s", ks[i].res->progs[j].name);
-			printf("\n");
-		}
-	}
-	if (json) {
-		print_json(rc_object_name(obj), ks, nk);
-		for (i = 0; i < nk; i++)
-			for (r = 0; r < ks[i].res->nr_undecided; r++)
-				fprintf(stderr, "relocore check: %s: not decided: %s\n",
-					ks[i].target, ks[i].res->undecided[r]);
-	}
-	return ok;
 }

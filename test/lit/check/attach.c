@@ -20,9 +20,27 @@
 // TABLE: release {{ *}}ok {{ *}}failing programs
 // TABLE-NEXT: 1.0-old {{ *}}7/18 {{ *}}fe_missing fe_none {{.*}}lsm_open
 // TABLE-NEXT: 2.0-new {{ *}}9/18 {{ *}}fe_missing fe_none
-// PROGRESS: relocore check: {{.*}}.rcba opened in {{[0-9]+}} ms
-// PROGRESS: relocore check: 1.0-old: {{[0-9.]+}} ms (target {{[0-9.]+}} ms, check {{[0-9.]+}} ms for 1 object(s))
-// PROGRESS: relocore check: 2 kernel(s) x 1 object(s) in {{[0-9]+}} ms, {{[0-9.]+}} ms per kernel per object
+// PROGRESS: relocore check: [1/2] 1.0-old: {{[0-9.]+}} ms (target {{[0-9.]+}} ms, check {{[0-9.]+}} ms for 1 object(s))
+// PROGRESS: relocore check: [2/2] 2.0-new: {{[0-9.]+}} ms
+// PROGRESS: relocore check: 2 kernel(s) x 1 object(s) in {{[0-9]+}} ms with 1 worker(s), {{[0-9.]+}} ms per kernel per object
+// The same kernels as files: --btf-dir (every *.btf, *.btf.tar.xz, vmlinux
+// under it, in path order; a kernel's release is its file's name without
+// .btf), --btf more than once; workers (-j) print the same, in order.
+// RUN: rm -rf %t.dir && mkdir -p %t.dir/sub && touch %t.dir/README
+// RUN: cp %t.old.o %t.dir/1.0-old.btf && cp %t.new.o %t.dir/sub/2.0-new.btf
+// RUN: %relocore check %t.o --btf-dir %t.dir > %t.dir.txt; test $? -eq 1
+// RUN: FileCheck --check-prefix=TABLE %s < %t.dir.txt
+// RUN: %relocore check %t.o --btf-dir %t.dir -j 2 > %t.dir2.txt 2> %t.dir2.err; test $? -eq 1
+// RUN: cmp %t.dir.txt %t.dir2.txt
+// RUN: FileCheck --check-prefix=WORKERS %s < %t.dir2.err
+// WORKERS: relocore check: 2 kernel(s) x 1 object(s) in {{[0-9]+}} ms with 2 worker(s)
+// RUN: %relocore check %t.o --btf %t.dir/1.0-old.btf --btf %t.dir/sub/2.0-new.btf --json -j 2 > %t.dir.json; test $? -eq 1
+// RUN: python3 %tools/check-attach-fleet.py %t.dir.json | FileCheck --check-prefix=FLEET %s
+// RUN: not %relocore check %t.o --btf-dir %t.dir --module %t.old.o 2>&1 | FileCheck --check-prefix=FLEETERR %s
+// FLEETERR: several kernels (--btf more than once, --btf-dir) take no --archive, --base-btf, --module
+// RUN: rm -rf %t.empty && mkdir %t.empty
+// RUN: not %relocore check %t.o --btf-dir %t.empty 2>&1 | FileCheck --check-prefix=EMPTY %s
+// EMPTY: --btf-dir {{.*}}: no kernel BTF in it (*.btf, *.btf.tar.xz, vmlinux)
 // One release of the archive:
 // RUN: %relocore check %t.o --archive %t.rcba --release 2.0-new --json > %t.one.json; test $? -eq 1
 // RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['kernels'][0]['release'], len(d['kernels']))" %t.one.json | FileCheck --check-prefix=ONE %s
