@@ -107,10 +107,177 @@ static int tag_fwds(struct btf *btf, uint32_t first, uint32_t end, int k)
 	return 0;
 }
 
-int bg_archive_write(const char *path, const char *const *releases,
-		     struct btf *const *btfs, int nr, struct rc_error *err)
+/* The type ids @t refers to, into @refs (at most 2 + its vlen). */
+static int type_refs(const struct btf_type *t, uint32_t *refs)
 {
-	struct btf *all = btf__new_empty();
+	int n = 0, i;
+
+	if (rc_btf_kinds[btf_kind(t)].type_ref != RC_REF_NONE)
+		refs[n++] = t->type;
+	switch (btf_kind(t)) {
+	case BTF_KIND_ARRAY:
+		refs[n++] = btf_array(t)->type;
+		refs[n++] = btf_array(t)->index_type;
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < btf_vlen(t); i++)
+			refs[n++] = btf_members(t)[i].type;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; i < btf_vlen(t); i++)
+			refs[n++] = btf_params(t)[i].type;
+		break;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < btf_vlen(t); i++)
+			refs[n++] = btf_var_secinfos(t)[i].type;
+		break;
+	}
+	return n;
+}
+
+/*
+ * Every kernel's list (its root's parameters) closed under references
+ * after dedup: what a kernel's types refer to, it lists.  An archive that
+ * is not would fail when the kernel is read back; it is refused instead.
+ */
+static int check_closed(const struct btf *all, struct rc_error *err)
+{
+	uint32_t n = btf__type_cnt(all), id, *mark = calloc(n, sizeof(*mark)), *refs;
+	int ret = 0;
+
+	refs = malloc(sizeof(*refs) * (65535 + 3));
+	if (!mark || !refs) {
+		free(mark);
+		free(refs);
+		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+		return -ENOMEM;
+	}
+	for (id = 1; id < n && !ret; id++) {
+		const struct btf_type *t = btf__type_by_id(all, id), *r;
+		const char *name = btf__name_by_offset(all, t->name_off);
+
+		if (!btf_is_typedef(t) || !name || strncmp(name, ROOT_PREFIX, strlen(ROOT_PREFIX)))
+			continue;
+		/* mark the list with @id, then look at each member's refs */
+		for (int pass = 0; pass < 2 && !ret; pass++) {
+			for (r = btf__type_by_id(all, t->type); r && btf_is_func_proto(r);
+			     r = r->type ? btf__type_by_id(all, r->type) : NULL) {
+				int i, k, nr;
+
+				for (i = 0; i < btf_vlen(r) && !ret; i++) {
+					uint32_t m = btf_params(r)[i].type;
+
+					if (!pass) {
+						mark[m] = id;
+						continue;
+					}
+					nr = type_refs(btf__type_by_id(all, m), refs);
+					for (k = 0; k < nr; k++) {
+						if (refs[k] && mark[refs[k]] != id) {
+							rc_fmt(err->msg, sizeof(err->msg),
+							       "kernel %s: type [%u] refers to [%u], which it does not list after deduplication; not written",
+							       name + strlen(ROOT_PREFIX), m, refs[k]);
+							ret = -EINVAL;
+							break;
+						}
+					}
+				}
+			}
+		}
+	}
+	free(mark);
+	free(refs);
+	return ret;
+}
+
+struct bg_archive_writer {
+	struct btf *all;	/* every kernel's types so far, and their roots */
+	char **rels;
+	int n, cap;
+};
+
+struct bg_archive_writer *bg_archive_writer_new(void)
+{
+	struct bg_archive_writer *w = calloc(1, sizeof(*w));
+
+	if (w && !(w->all = btf__new_empty())) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void bg_archive_writer_free(struct bg_archive_writer *w)
+{
+	int i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->n; i++)
+		free(w->rels[i]);
+	free(w->rels);
+	btf__free(w->all);
+	free(w);
+}
+
+int bg_archive_writer_add(struct bg_archive_writer *w, const char *release,
+			  const struct btf *btf, struct rc_error *err)
+{
+	uint32_t first = btf__type_cnt(w->all), end;
+	char name[512], **r;
+	int root, td, k;
+
+	if (strchr(release, ' ') || !release[0]) {
+		rc_fmt(err->msg, sizeof(err->msg), "bad release name '%s'", release);
+		return -EINVAL;
+	}
+	for (k = 0; k < w->n; k++) {
+		if (!strcmp(w->rels[k], release)) {
+			rc_fmt(err->msg, sizeof(err->msg),
+			       "release %s given twice: an archive finds kernels by release",
+			       release);
+			return -EINVAL;
+		}
+	}
+	if (w->n == w->cap) {
+		r = realloc(w->rels, sizeof(*r) * (w->cap = w->cap ? w->cap * 2 : 16));
+		if (!r)
+			goto nomem;
+		w->rels = r;
+	}
+	if (!(w->rels[w->n] = strdup(release)))
+		goto nomem;
+	if (btf__add_btf(w->all, btf) < 0) {
+		free(w->rels[w->n]);
+		rc_fmt(err->msg, sizeof(err->msg), "cannot add the BTF of %s", release);
+		return -EINVAL;
+	}
+	end = btf__type_cnt(w->all);
+	if (tag_fwds(w->all, first, end, w->n))
+		goto nomem;
+	root = add_root(w->all, first, end);
+	snprintf(name, sizeof(name), ROOT_PREFIX "%s", release);
+	td = root < 0 ? root : btf__add_typedef(w->all, name, root);
+	if (td < 0) {
+		rc_fmt(err->msg, sizeof(err->msg), "cannot index %s", release);
+		return -EINVAL;
+	}
+	w->n++;
+	/* Deduplicated once, at the end: libbpf 1.1's btf__dedup run again
+	 * over types it deduplicated before merged two kernels' structs
+	 * without merging the pointers their members hold (a kernel's list
+	 * then named a struct whose pointer it did not list; found by a fleet
+	 * of 300 variants), so the whole is kept and deduplicated once. */
+	return 0;
+nomem:
+	rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+	return -ENOMEM;
+}
+
+int bg_archive_writer_finish(struct bg_archive_writer *w, const char *path,
+			     struct rc_error *err)
+{
 	unsigned char *z = NULL, hdr[AR_HDR] = AR_MAGIC;
 	const void *raw;
 	size_t zlen, zcap;
@@ -119,49 +286,15 @@ int bg_archive_write(const char *path, const char *const *releases,
 	char tmp[4096];
 	FILE *f = NULL;
 	bool ok;
-	int i, k, ret = -EINVAL;
+	int ret = -EINVAL;
 
-	if (!all)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
-		uint32_t first = btf__type_cnt(all), end;
-		char name[512];
-		int root, td;
-
-		if (strchr(releases[i], ' ') || !releases[i][0]) {
-			rc_fmt(err->msg, sizeof(err->msg), "bad release name '%s'", releases[i]);
-			goto out;
-		}
-		for (k = 0; k < i; k++) {
-			if (!strcmp(releases[k], releases[i])) {
-				rc_fmt(err->msg, sizeof(err->msg),
-				       "release %s given twice: an archive finds kernels by release",
-				       releases[i]);
-				goto out;
-			}
-		}
-		if (btf__add_btf(all, btfs[i]) < 0) {
-			rc_fmt(err->msg, sizeof(err->msg), "cannot add the BTF of %s", releases[i]);
-			goto out;
-		}
-		end = btf__type_cnt(all);
-		if (tag_fwds(all, first, end, i)) {
-			rc_fmt(err->msg, sizeof(err->msg), "out of memory");
-			goto out;
-		}
-		root = add_root(all, first, end);
-		snprintf(name, sizeof(name), ROOT_PREFIX "%s", releases[i]);
-		td = root < 0 ? root : btf__add_typedef(all, name, root);
-		if (td < 0) {
-			rc_fmt(err->msg, sizeof(err->msg), "cannot index %s", releases[i]);
-			goto out;
-		}
-	}
-	if (btf__dedup(all, NULL)) {
+	if (btf__dedup(w->all, NULL)) {
 		rc_fmt(err->msg, sizeof(err->msg), "btf__dedup failed: %s", strerror(errno));
 		goto out;
 	}
-	raw = btf__raw_data(all, &raw_sz);
+	if (check_closed(w->all, err))
+		goto out;
+	raw = btf__raw_data(w->all, &raw_sz);
 	zcap = lzma_stream_buffer_bound(raw_sz);
 	z = malloc(zcap);
 	zlen = 0;
@@ -198,7 +331,22 @@ out:
 	if (f)
 		fclose(f);
 	free(z);
-	btf__free(all);
+	return ret;
+}
+
+int bg_archive_write(const char *path, const char *const *releases,
+		     struct btf *const *btfs, int nr, struct rc_error *err)
+{
+	struct bg_archive_writer *w = bg_archive_writer_new();
+	int i, ret = w ? 0 : -ENOMEM;
+
+	if (!w)
+		rc_fmt(err->msg, sizeof(err->msg), "out of memory");
+	for (i = 0; !ret && i < nr; i++)
+		ret = bg_archive_writer_add(w, releases[i], btfs[i], err);
+	if (!ret)
+		ret = bg_archive_writer_finish(w, path, err);
+	bg_archive_writer_free(w);
 	return ret;
 }
 

@@ -70,6 +70,16 @@ struct btf *bg_archive_get(struct bg_archive *a, const char *release,
 /* Write an archive of @nr kernels (@releases[i] -> @btfs[i]). */
 int bg_archive_write(const char *path, const char *const *releases,
 		     struct btf *const *btfs, int nr, struct rc_error *err);
+/* The same a kernel at a time: each BTF copied in when added (the caller
+ * may free it then), the whole deduplicated as it grows and written by
+ * finish (to a temporary file renamed to @path: never half-written). */
+struct bg_archive_writer;
+struct bg_archive_writer *bg_archive_writer_new(void);
+int bg_archive_writer_add(struct bg_archive_writer *w, const char *release,
+			  const struct btf *btf, struct rc_error *err);
+int bg_archive_writer_finish(struct bg_archive_writer *w, const char *path,
+			     struct rc_error *err);
+void bg_archive_writer_free(struct bg_archive_writer *w);
 
 /* BTFHub's per-kernel files (FILE.btf.tar.xz: a tar holding one raw BTF
  * file, xz-compressed; a plain tar too).  bg_btfhub_is: 1 when @path

@@ -171,9 +171,7 @@ static int archive_create(int argc, char **argv)
 	const char *out = NULL, *objs[64];
 	int c, i, n, nr_objs = 0, ret = 1;
 	struct rc_error err = { "" };
-	const char **rels;
-	struct btf **btfs;
-	struct rc_target **tgts;
+	struct bg_archive_writer *w;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
@@ -187,59 +185,55 @@ static int archive_create(int argc, char **argv)
 	n = argc - optind;
 	if (!out || n <= 0)
 		return archive_usage(stderr), 2;
-	rels = calloc(n, sizeof(*rels));
-	btfs = calloc(n, sizeof(*btfs));
-	tgts = calloc(n, sizeof(*tgts));
-	if (!rels || !btfs || !tgts)
-		goto out;
+	w = bg_archive_writer_new();
+	if (!w) {
+		fprintf(stderr, "relocore archive: out of memory\n");
+		return 1;
+	}
+	/* a kernel at a time: read, minimized, copied into the archive and
+	 * freed, so that memory does not grow with the kernels */
 	for (i = 0; i < n; i++) {
 		char *arg = argv[optind + i], *eq = strchr(arg, '=');
+		struct rc_target *tgt;
+		struct btf *btf = NULL;
 
 		if (!eq) {
 			fprintf(stderr, "relocore archive: expected RELEASE=BTF, got '%s'\n", arg);
 			goto out;
 		}
 		*eq = 0;
-		rels[i] = arg;
-		tgts[i] = read_target(eq + 1);
-		if (!tgts[i])
+		tgt = read_target(eq + 1);
+		if (!tgt)
 			goto out;
 		if (nr_objs) {
-			btfs[i] = bg_minimize(tgts[i], objs, nr_objs, &err);
-			rc_target_free(tgts[i]);
-			tgts[i] = NULL;
-			if (!btfs[i]) {
-				fprintf(stderr, "relocore archive: %s: %s\n", rels[i], err.msg);
-				goto out;
-			}
-		} else if (rc_target_check(tgts[i], &err)) {	/* all of it is written */
-			fprintf(stderr, "relocore archive: %s: %s\n", rels[i], err.msg);
-			goto out;
-		} else {	/* libbpf's copy of it: the archive is written with libbpf */
-			btfs[i] = rc_btf_libbpf(rc_target_types(tgts[i]));
-			if (!btfs[i]) {
-				fprintf(stderr, "relocore archive: %s: %s\n", rels[i], strerror(errno));
-				goto out;
-			}
+			btf = bg_minimize(tgt, objs, nr_objs, &err);
+		} else if (!rc_target_check(tgt, &err)) {	/* all of it is written */
+			/* libbpf's copy of it: the archive is written with libbpf */
+			btf = rc_btf_libbpf(rc_target_types(tgt));
+			if (!btf)
+				snprintf(err.msg, sizeof(err.msg), "%s", strerror(errno));
 		}
-		fprintf(stderr, "relocore archive: %s: %u types\n", rels[i],
-			btf__type_cnt(btfs[i]) - 1);
+		if (btf) {
+			fprintf(stderr, "relocore archive: [%d/%d] %s: %u types\n", i + 1, n, arg,
+				btf__type_cnt(btf) - 1);
+			if (bg_archive_writer_add(w, arg, btf, &err))
+				btf = NULL;
+		}
+		if (nr_objs)
+			btf__free(btf);		/* (else the target owns it) */
+		rc_target_free(tgt);
+		if (!btf) {
+			fprintf(stderr, "relocore archive: %s: %s\n", arg, err.msg);
+			goto out;
+		}
 	}
-	if (bg_archive_write(out, rels, btfs, n, &err)) {
+	if (bg_archive_writer_finish(w, out, &err)) {
 		fprintf(stderr, "relocore archive: %s\n", err.msg);
 		goto out;
 	}
 	ret = 0;
 out:
-	for (i = 0; btfs && tgts && i < n; i++) {
-		if (tgts[i])
-			rc_target_free(tgts[i]);	/* owns btfs[i] */
-		else
-			btf__free(btfs[i]);
-	}
-	free(btfs);
-	free(tgts);
-	free(rels);
+	bg_archive_writer_free(w);
 	return ret;
 }
 
