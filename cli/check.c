@@ -214,6 +214,7 @@ struct job {
 	int nobj;
 	bool json;
 	const char *archive;		/* --all */
+	struct bg_archive *ar;		/* it, opened once (workers inherit it) */
 	struct target_opts *single;	/* one target, as every command picks it */
 	struct rc_kconfig *kc;		/* with @single */
 	struct kref *ks;
@@ -230,14 +231,10 @@ struct job {
 static int run_kernels(const struct job *jb, int from, int to, FILE **out, FILE **rows)
 {
 	struct rc_error err = { "" };
-	struct bg_archive *a = NULL;
+	struct bg_archive *a = jb->ar;
 	char what[600];
 	int i, o, ret = 0;
 
-	if (jb->archive && !(a = bg_archive_open(jb->archive, &err))) {
-		fprintf(stderr, "relocore check: archive: %s\n", err.msg);
-		return -1;
-	}
 	for (i = from; i < to && !ret; i++) {
 		const struct kref *kr = &jb->ks[i];
 		struct rc_target *t = NULL;
@@ -316,7 +313,6 @@ static int run_kernels(const struct job *jb, int from, int to, FILE **out, FILE 
 	for (o = 0; o < jb->nobj; o++)
 		if (fflush(out[o]) || fflush(rows[o]))
 			ret = -1;
-	bg_archive_free(a);
 	return ret;
 }
 
@@ -646,7 +642,7 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		}
 		rels = strdup(bg_archive_releases(a));
-		bg_archive_free(a);
+		jb.ar = a;
 		for (rel = rels ? strtok_r(rels, " ", &save) : NULL; rel;
 		     rel = strtok_r(NULL, " ", &save))
 			if (add_kref(&ks, &nk, rel, NULL))
@@ -682,6 +678,7 @@ int cmd_check(int argc, char **argv)
 	jb.nk = nk;
 	ret = check_kernels(&jb, jobs);
 out:
+	bg_archive_free(jb.ar);
 	for (o = 0; jb.objs && o < jb.nobj; o++)
 		rc_object_free(jb.objs[o]);
 	free(jb.objs);
