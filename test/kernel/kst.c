@@ -29,6 +29,7 @@
 #include <linux/btf.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1067,12 +1068,56 @@ static void *obj_btf(const char *path, size_t *out_len, char *why, size_t wlen)
 		unsigned char *tend = t + h->type_len;
 		const char *strs = (const char *)btf + h->hdr_len + h->str_off;
 		static unsigned char *types[1 << 17];
-		unsigned int n = 0;
+		unsigned int n = 0, int_id = 0, dummy = 0;
+		bool ksyms = false;
 
 		/* index the types, then fix the DATASECs */
 		while (t < tend && n < (1 << 17) - 1) {
 			types[++n] = t;
 			t += btf_type_len((struct btf_type *)t);
+		}
+		for (i = 1; i <= n; i++) {
+			struct btf_type *bt = (struct btf_type *)types[i];
+
+			if (BTF_INFO_KIND(bt->info) == BTF_KIND_DATASEC &&
+			    !strcmp(strs + bt->name_off, ".ksyms"))
+				ksyms = true;
+			if (BTF_INFO_KIND(bt->info) == BTF_KIND_INT && bt->size == 4 && !int_id)
+				int_id = i;
+			/* an extern function (a kfunc) goes in as global, as
+			 * libbpf sends it */
+			if (BTF_INFO_KIND(bt->info) == BTF_KIND_FUNC &&
+			    BTF_INFO_VLEN(bt->info) == BTF_FUNC_EXTERN)
+				bt->info = (bt->info & ~0xffffu) | BTF_FUNC_GLOBAL;
+		}
+		if (ksyms && int_id && h->str_off == h->type_off + h->type_len) {
+			/* as libbpf: a VAR "dummy_ksym" (int) appended for the
+			 * .ksyms entries that are functions */
+			size_t tl = h->hdr_len + h->type_off + h->type_len;
+			unsigned char *nb = malloc(btf_len + 16 + 11);
+			struct btf_type *v = (struct btf_type *)(nb + tl);
+			struct btf_header *nh = (struct btf_header *)nb;
+
+			memcpy(nb, btf, tl);
+			v->name_off = h->str_len;
+			v->info = BTF_KIND_VAR << 24;
+			v->type = int_id;
+			*(uint32_t *)(v + 1) = BTF_VAR_GLOBAL_ALLOCATED;
+			memcpy(nb + tl + 16, btf + tl, btf_len - tl);
+			memcpy(nb + btf_len + 16, "dummy_ksym", 11);
+			nh->type_len += 16;
+			nh->str_off += 16;
+			nh->str_len += 11;
+			free(btf);
+			btf = nb;
+			btf_len += 16 + 11;
+			h = nh;
+			strs = (const char *)btf + h->hdr_len + h->str_off;
+			t = btf + h->hdr_len + h->type_off;
+			tend = t + h->type_len;
+			for (n = 0; t < tend && n < (1 << 17) - 1; t += btf_type_len((struct btf_type *)t))
+				types[++n] = t;
+			dummy = n;
 		}
 		for (i = 1; i <= n; i++) {
 			struct btf_type *bt = (struct btf_type *)types[i];
@@ -1082,6 +1127,26 @@ static void *obj_btf(const char *path, size_t *out_len, char *why, size_t wlen)
 
 			if (BTF_INFO_KIND(bt->info) != BTF_KIND_DATASEC)
 				continue;
+			if (!strcmp(sname, ".ksyms") && dummy) {
+				/* externs resolved by the loader, as libbpf
+				 * lays them out: a function's entry the dummy
+				 * VAR, a variable's made an allocated int, 4
+				 * bytes each */
+				for (j = 0; j < BTF_INFO_VLEN(bt->info); j++) {
+					struct btf_type *vt = (struct btf_type *)types[vs[j].type];
+
+					if (BTF_INFO_KIND(vt->info) == BTF_KIND_FUNC) {
+						vs[j].type = dummy;
+					} else {
+						*(uint32_t *)(vt + 1) = BTF_VAR_GLOBAL_ALLOCATED;
+						vt->type = int_id;
+					}
+					vs[j].offset = j * 4;
+					vs[j].size = 4;
+				}
+				bt->size = BTF_INFO_VLEN(bt->info) * 4;
+				continue;
+			}
 			if (!strcmp(sname, ".kconfig")) {
 				/* externs: the loader lays them out in a
 				 * map of their own and allocates them
