@@ -200,9 +200,32 @@ static size_t sec_by_name(const struct ctx *c, const char *name)
 /* ---- every program's problems: what fails the whole object ---- */
 
 /* What libbpf refuses at open or load of the object: externs, maps. */
+/* A program (a FUNC of an executable section other than .text) defined
+ * static: libbpf 1.0 and later refuse to open the object. */
+static int static_programs(struct ctx *c, struct rc_check_prog *p)
+{
+	size_t j;
+	int ret;
+
+	for (j = 0; j < c->nsyms; j++) {
+		const struct sym *s = &c->syms[j];
+
+		if (s->type != STT_FUNC || s->bind != STB_LOCAL || !s->shndx ||
+		    s->shndx >= c->nsecs || !c->secs[s->shndx].exec ||
+		    !strcmp(c->secs[s->shndx].name, ".text"))
+			continue;
+		ret = chk_problem(p, RC_CHECK_OPEN, false, -1,
+				  "program '%s' of section '%s' is static: libbpf 1.0 and later refuse to open the object",
+				  s->name, c->secs[s->shndx].name);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int object_problems(struct ctx *c, struct rc_check_prog *p)
 {
-	return chk_extern_problems(c, p) ?: chk_map_problems(c, p);
+	return chk_extern_problems(c, p) ?: chk_map_problems(c, p) ?: static_programs(c, p);
 }
 
 /* Relocations the engine refused fail the whole object at load. */
@@ -415,7 +438,8 @@ static int check_one(struct ctx *c, struct rc_check *out, size_t sec,
 	int ret, i;
 	bool attach_problem = false;
 
-	if (chk_listed(o->no_autoload, o->nr_no_autoload, name))
+	/* SEC("?..."): libbpf does not load it unless user space asks */
+	if (chk_listed(o->no_autoload, o->nr_no_autoload, name) || c->secs[sec].name[0] == '?')
 		return 0;
 	ret = add_prog(out, name, c->secs[sec].name);
 	if (ret)
@@ -550,7 +574,8 @@ static int list_not_loaded(struct ctx *c, struct rc_check *out, size_t sec,
 	p += out->nr_not_loaded++;
 	memset(p, 0, sizeof(*p));
 	p->name = strdup(name);
-	p->section = strdup(c->secs[sec].name);
+	/* its section as libbpf names it: without the '?' */
+	p->section = strdup(c->secs[sec].name + (c->secs[sec].name[0] == '?'));
 	return p->name && p->section ? 0 : -ENOMEM;
 }
 

@@ -189,6 +189,7 @@ int chk_load_helpers(struct ctx *c);
  * __ksym on the target (1, 0, -1: cannot say, no FUNC in its BTF);
  * the externs that fail the whole object, as problems of @p. */
 enum ext_kind chk_ext_kind(const struct ctx *c, const char *name);
+enum ext_kind chk_ext_resolve(const struct ctx *c, const char *name, char *why, size_t sz);
 int chk_ext_present(const struct ctx *c, const struct sym *sym, enum ext_kind k);
 int chk_extern_problems(struct ctx *c, struct rc_check_prog *p);
 

@@ -12,41 +12,89 @@
 
 #include "check_internal.h"
 
-/* What the extern @name is, by the object's BTF: a VAR of DATASEC .kconfig
- * or .ksyms (typed: its type is not void), or an extern FUNC (a kfunc). */
-enum ext_kind chk_ext_kind(const struct ctx *c, const char *name)
+/* The DATASEC whose entry is type @id, or NULL. */
+static const struct btf_type *ext_datasec(const struct rc_btf *b, uint32_t id)
 {
-	const struct rc_btf *b = c->lbtf;
-	uint32_t i, n = b ? rc_btf_type_cnt(b) : 0;
+	uint32_t i, n = rc_btf_type_cnt(b);
 
 	for (i = 1; i < n; i++) {
 		const struct btf_type *t = rc_type(b, i);
 		const struct btf_var_secinfo *vs;
-		const char *sn;
 		int k;
 
-		if (btf_is_func(t) && btf_vlen(t) == BTF_FUNC_EXTERN	/* a FUNC's vlen is its linkage */ &&
-		    !strcmp(rc_name(b, t->name_off), name))
-			return EXT_KFUNC;
 		if (!btf_is_datasec(t))
 			continue;
-		sn = rc_name(b, t->name_off);
-		if (strcmp(sn, ".kconfig") && strcmp(sn, ".ksyms"))
-			continue;
 		vs = btf_var_secinfos(t);
-		for (k = 0; k < btf_vlen(t); k++, vs++) {
-			const struct btf_type *v = rc_type(b, vs->type);
-			const struct btf_type *vt;
-
-			if (!v || !btf_is_var(v) || strcmp(rc_name(b, v->name_off), name))
-				continue;
-			if (sn[1] == 'k' && sn[2] == 'c')
-				return EXT_KCONFIG;
-			vt = rc_skip_mods_typedefs(b, v->type, NULL);
-			return vt && btf_kind(vt) != BTF_KIND_UNKN ? EXT_KSYM_TYPED : EXT_KSYM_UNTYPED;
-		}
+		for (k = 0; k < btf_vlen(t); k++, vs++)
+			if (vs->type == id)
+				return t;
 	}
+	return NULL;
+}
+
+/*
+ * What the extern @name is, resolved as libbpf resolves it when it opens
+ * the object: the first VAR or FUNC of that name in the object's BTF, of
+ * extern linkage, an entry of DATASEC .kconfig (a VAR) or .ksyms (typed:
+ * its type is not void; a FUNC is a kfunc).  EXT_OTHER where libbpf
+ * refuses the object, with its reason in @why (@sz bytes; may be NULL):
+ * no such VAR or FUNC (GCC 12 writes none for `extern void x`), one not
+ * extern (GCC 12 writes a kconfig or typed __ksym extern as a global VAR),
+ * in no DATASEC or another one, a .kconfig one of a type libbpf does not
+ * fill.
+ */
+enum ext_kind chk_ext_resolve(const struct ctx *c, const char *name, char *why, size_t sz)
+{
+	const struct rc_btf *b = c->lbtf;
+	const struct btf_type *t = NULL, *ds, *vt;
+	uint32_t i, n = b ? rc_btf_type_cnt(b) : 0;
+	const char *sn;
+
+	for (i = 1; i < n && !t; i++) {
+		t = rc_type(b, i);
+		if ((!btf_is_var(t) && !btf_is_func(t)) || strcmp(rc_name(b, t->name_off), name))
+			t = NULL;
+	}
+	if (!t) {
+		if (why)
+			rc_fmt(why, sz, "extern '%s' has no BTF VAR or FUNC", name);
+		return EXT_OTHER;
+	}
+	i--;
+	if (btf_is_var(t) ? btf_var(t)->linkage != BTF_VAR_GLOBAL_EXTERN
+			  : btf_vlen(t) != BTF_FUNC_EXTERN) {	/* a FUNC's vlen is its linkage */
+		if (why)
+			rc_fmt(why, sz, "extern '%s': its BTF %s [%u] is not of extern linkage", name,
+			       btf_is_var(t) ? "VAR" : "FUNC", i);
+		return EXT_OTHER;
+	}
+	ds = ext_datasec(b, i);
+	sn = ds ? rc_name(b, ds->name_off) : "";
+	if (!strcmp(sn, ".ksyms")) {
+		if (btf_is_func(t))
+			return EXT_KFUNC;
+		vt = rc_skip_mods_typedefs(b, t->type, NULL);
+		return vt && btf_kind(vt) != BTF_KIND_UNKN ? EXT_KSYM_TYPED : EXT_KSYM_UNTYPED;
+	}
+	if (!strcmp(sn, ".kconfig") && btf_is_var(t)) {
+		if (rc_kconfig_type_ok(b, t->type))
+			return EXT_KCONFIG;
+		if (why)
+			rc_fmt(why, sz, "extern '%s': its type [%u] is not one libbpf fills for .kconfig (bool, char, int of 1 to 8 bytes, enum libbpf_tristate, char[N])",
+			       name, t->type);
+		return EXT_OTHER;
+	}
+	if (why)
+		rc_fmt(why, sz, "extern '%s': %s", name,
+		       !ds ? "its BTF is in no DATASEC (.kconfig or .ksyms)" :
+		       btf_is_func(t) && !strcmp(sn, ".kconfig") ? "a function in .kconfig" :
+		       "in DATASEC other than .kconfig or .ksyms");
 	return EXT_OTHER;
+}
+
+enum ext_kind chk_ext_kind(const struct ctx *c, const char *name)
+{
+	return chk_ext_resolve(c, name, NULL, 0);
 }
 
 /* Is a kfunc or typed __ksym @sym on the target?  1 yes, 0 no, -1 cannot
@@ -74,17 +122,18 @@ int chk_extern_problems(struct ctx *c, struct rc_check_prog *p)
 	for (i = 0; i < c->nsyms; i++) {
 		const struct sym *s = &c->syms[i];
 		enum ext_kind k;
+		char why[160];
 
 		if (s->shndx || !s->name[0] || (s->bind != STB_GLOBAL && s->bind != STB_WEAK))
 			continue;
-		k = chk_ext_kind(c, s->name);
+		k = chk_ext_resolve(c, s->name, why, sizeof(why));
 		/* libbpf takes every undefined NOTYPE symbol for an extern and
 		 * opens the object only if its BTF puts it in .kconfig or .ksyms
-		 * (GCC 12's unknown builtins, unlinked objects) */
+		 * (GCC 12's unknown builtins and externs, unlinked objects) */
 		if (k == EXT_OTHER && s->type == STT_NOTYPE &&
 		    (ret = chk_problem(p, RC_CHECK_OPEN, false, -1,
-				       "extern '%s' is neither a kfunc nor in .kconfig or .ksyms: libbpf refuses to open the object",
-				       s->name)))
+				       "%s: libbpf refuses to open the object",
+				       why)))
 			return ret;
 		if (s->bind != STB_GLOBAL)
 			continue;

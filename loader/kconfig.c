@@ -139,6 +139,17 @@ static enum kcfg_type kcfg_type(const struct rc_btf *btf, uint32_t id,
 	}
 }
 
+/* Can libbpf fill a .kconfig extern of BTF type @id (bool, char, an int
+ * of 1, 2, 4 or 8 bytes, enum libbpf_tristate, char[N])?  libbpf refuses
+ * to open an object with one of any other type. */
+bool rc_kconfig_type_ok(const struct rc_btf *btf, uint32_t id)
+{
+	uint32_t size, align;
+	bool is_signed;
+
+	return kcfg_type(btf, id, &is_signed, &size, &align) != KCFG_UNKNOWN;
+}
+
 static void *ext_ptr(struct bake *b, const struct kcfg_ext *e)
 {
 	return b->data + e->off;

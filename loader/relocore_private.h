@@ -362,6 +362,10 @@ const struct rc_btf *rc_target_module(const struct rc_target *t, int i,
 				      const char **name);
 
 /* snprintf into a fixed buffer, never overflowing. */
+/* Is BTF type @id of a kind libbpf fills for a .kconfig extern? (check:
+ * libbpf refuses to open an object with another; kconfig.c) */
+bool rc_kconfig_type_ok(const struct rc_btf *btf, uint32_t id);
+
 void rc_fmt(char *buf, size_t sz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

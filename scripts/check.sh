@@ -30,6 +30,7 @@ suites=(
 	"difffuzz      4 two  bash test/crosscheck/difffuzz.sh smoke 60"
 	"btf-extract   4 two  bash test/vm/btf-extract.sh"
 	"btfgen        4 two  bash test/btfgen/run.sh"
+	"reader        4 two  bash test/reader/run.sh"
 	"install       4 two  bash test/install/run.sh"
 	"deb           4 two  bash test/deb/run.sh"
 	"vm            5 solo rm -rf build/examples && bash vm/matrix.sh"

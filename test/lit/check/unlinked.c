@@ -9,11 +9,11 @@
 // RUN: %clang_bpf -DNEW -c %inputs/check/target.c -o %t.new.o
 // RUN: not %relocore check %t.o --btf %t.new.o | FileCheck %s
 // CHECK: FAIL reader (kprobe/do_unlinkat)
-// CHECK-NEXT: open: extern 'shared_counter' is neither a kfunc nor in .kconfig or .ksyms: libbpf refuses to open the object
+// CHECK-NEXT: open: extern 'shared_counter': its BTF is in no DATASEC (.kconfig or .ksyms): libbpf refuses to open the object
 // CHECK-NOT: externs of no known kind
 // libbpf (bpftool opens the object, loads nothing) agrees
 // RUN: not bpftool gen skeleton %t.o 2>&1 >/dev/null | FileCheck --check-prefix=LIBBPF %s
-// LIBBPF: failed to find BTF for extern 'shared_counter'
+// LIBBPF: failed to find BTF for extern 'shared_counter' [{{[0-9]+}}] section
 // RUN: bpftool gen object %t.linked.o %t.o %t.def.o
 // RUN: bpftool gen skeleton %t.linked.o > /dev/null
 // RUN: %relocore check %t.linked.o --btf %t.new.o | FileCheck --check-prefix=LINKED %s

@@ -26,7 +26,7 @@
 // RUN: not %relocore check %t.gcc.o --btf %t.target.o 2>&1 | FileCheck --check-prefix=CHECKCMD %s
 // CHECKCMD: FAIL fe (kprobe/fe)
 // CHECKCMD-NEXT: relocation: section kprobe/fe insn #{{[0-9]+}} byte_off task_struct.tgid: insn #{{[0-9]+}} has imm 2, relocation expects 4 (refused: libbpf refuses the whole object)
-// CHECKCMD-NEXT: open: extern '__builtin_preserve_field_info' is neither a kfunc nor in .kconfig or .ksyms: libbpf refuses to open the object
+// CHECKCMD-NEXT: open: extern '__builtin_preserve_field_info': its BTF FUNC [{{[0-9]+}}] is not of extern linkage: libbpf refuses to open the object
 // libbpf (bpftool opens the object, loads nothing) refuses it for the extern
 // RUN: not bpftool gen skeleton %t.gcc.o 2>&1 >/dev/null | FileCheck --check-prefix=LIBBPF %s
 // LIBBPF: failed to find BTF for extern '__builtin_preserve_field_info'

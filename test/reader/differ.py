@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""differ.py - libbpf's open against relocore's read of every object of the
+idiom corpus (see run.sh).  Prints PASS:/FAIL: reader/<object>/<what> and
+the table of idioms x compilers; exits 1 on any failure."""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+# why libbpf refuses (its last warning) and why relocore does (its error
+# or 'open' problem), as one reason each; an extern's name is kept
+LIBBPF_REASONS = [
+    (r"legacy map definitions in 'maps' section", "legacy-maps"),
+    (r"failed to find BTF for extern '([^']+)' \[\d+\] section", "extern-no-datasec"),
+    (r"failed to find BTF for extern '([^']+)': -2\b", "extern-no-btf"),
+    (r"failed to find BTF for extern '([^']+)': -22\b", "extern-not-extern"),
+    (r"unrecognized extern section '([^']+)'", "extern-section"),
+    (r"extern \(kcfg\) '([^']+)': type is unsupported", "kconfig-type"),
+    (r"program '([^']+)' is static and not supported", "static-program"),
+]
+RELOCORE_REASONS = [
+    (r"legacy 'maps' section", "legacy-maps"),
+    (r"extern '([^']+)': its BTF is in no DATASEC", "extern-no-datasec"),
+    (r"extern '([^']+)' has no BTF VAR or FUNC", "extern-no-btf"),
+    (r"extern '([^']+)': its BTF (VAR|FUNC) \[\d+\] is not of extern linkage", "extern-not-extern"),
+    (r"extern '([^']+)': in DATASEC other than", "extern-section"),
+    (r"extern '([^']+)': its type \[\d+\] is not one libbpf fills for .kconfig", "kconfig-type"),
+    (r"program '([^']+)' of section '[^']+' is static", "static-program"),
+]
+
+
+def reason(text, table):
+    for rx, name in table:
+        m = re.search(rx, text)
+        if m:
+            return (name, m.group(1) if m.groups() else "")
+    return ("unclassified", text[:120])
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def libbpf_open(opener, path):
+    """(accepted, reason, progs set, lines of progs/maps)"""
+    _, out, _ = run([opener, path])
+    lines = out.splitlines()
+    head = lines[0].split(" ", 3) if lines else ["open", path, "refused", "no output"]
+    if head[2] != "ok":
+        return False, head[3] if len(head) > 3 else "", set(), []
+    progs = set()
+    for l in lines[1:]:
+        f = l.split(" ")
+        if f[0] == "prog":
+            progs.add((f[1], f[2]))
+    return True, "", progs, lines[1:]
+
+
+def relocore_read(relocore, path, btf):
+    """(accepted, reasons, progs set, rc)"""
+    rc, out, err = run([relocore, "check", path, "--btf", btf, "--json"])
+    if rc == 2 or not out.strip():
+        return False, [err.strip()], set(), rc
+    doc = json.loads(out.splitlines()[0])
+    progs, opens = set(), []
+    for p in doc["kernels"][0]["not_loaded"]:
+        progs.add((p["name"], p["section"]))
+    for p in doc["kernels"][0]["programs"]:
+        progs.add((p["name"], p["section"]))
+        for pb in p["problems"]:
+            if pb["kind"] == "open" and pb["detail"] not in opens:
+                opens.append(pb["detail"])
+    return not opens, opens, progs, rc
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--relocore", required=True)
+    ap.add_argument("--opener", required=True)
+    ap.add_argument("--oracle", required=True)
+    ap.add_argument("--expected", required=True)
+    ap.add_argument("kernels", nargs="+", help="NAME=BTF")
+    a = ap.parse_args()
+    kernels = [k.split("=", 1) for k in a.kernels]
+    objdir = os.path.join(a.work, "objs")
+    outdir = os.path.join(a.work, "out")
+    os.makedirs(outdir, exist_ok=True)
+
+    expected = {}
+    for l in open(a.expected):
+        if l.strip() and not l.startswith("#"):
+            obj, what, why = l.rstrip("\n").split("\t", 2)
+            expected[(obj, what)] = why
+    seen_expected = set()
+    fails = 0
+    table = {}  # idiom -> compiler -> cell
+
+    def verdict(obj, what, ok, why=""):
+        nonlocal fails
+        key = (obj, what)
+        if key in expected:
+            seen_expected.add(key)
+            if ok:
+                print(f"FAIL: reader/{obj}/{what}: listed in expected.tsv ({expected[key]}) but agrees now")
+                fails += 1
+            else:
+                print(f"PASS: reader/{obj}/{what} (expected disagreement: {expected[key]})")
+            return
+        if ok:
+            print(f"PASS: reader/{obj}/{what}")
+        else:
+            print(f"FAIL: reader/{obj}/{what}: {why}")
+            fails += 1
+
+    for l in open(os.path.join(objdir, "compile.tsv")):
+        idiom, cc, state = l.rstrip("\n").split("\t", 2)
+        if state != "built":
+            table.setdefault(idiom, {})[cc] = "-"
+
+    objs = sorted(f for f in os.listdir(objdir) if f.endswith(".o"))
+    counts = {"both-ok": 0, "both-refuse": 0, "disagree": 0, "relocs": 0}
+    for f in objs:
+        path = os.path.join(objdir, f)
+        obj = f[:-2]
+        idiom, cc = obj.rsplit(".", 1)
+        l_ok, l_why, l_progs, l_lines = libbpf_open(a.opener, path)
+        r_ok, r_whys, r_progs, _ = relocore_read(a.relocore, path, kernels[0][1])
+        cell = ("ok" if l_ok else "refused") + "/" + ("ok" if r_ok else "refused")
+        table.setdefault(idiom, {})[cc] = cell
+        if l_ok != r_ok:
+            counts["disagree"] += 1
+            verdict(obj, "accept", False,
+                    f"libbpf {'opens' if l_ok else 'refuses'} ({l_why}), relocore "
+                    f"{'reads it' if r_ok else 'refuses: ' + '; '.join(r_whys)[:300]}")
+            continue
+        if not l_ok:
+            counts["both-refuse"] += 1
+            lr = reason(l_why, LIBBPF_REASONS)
+            rr = [reason(w, RELOCORE_REASONS) for w in r_whys]
+            verdict(obj, "refuse-reason", lr[0] != "unclassified" and lr in rr,
+                    f"libbpf: {l_why!r} = {lr}; relocore: {r_whys} = {rr}")
+            continue
+        counts["both-ok"] += 1
+        verdict(obj, "programs", l_progs == r_progs,
+                f"libbpf {sorted(l_progs - r_progs)} only, relocore {sorted(r_progs - l_progs)} only")
+        for kname, btf in kernels:
+            # CO-RE decisions: libbpf's engine on relocore's JSON
+            rc, ex, err = run([a.relocore, "explain", path, "--btf", btf, "--json"])
+            try:
+                nrel = len(json.loads(ex).get("relocations", [])) if ex.strip() else 0
+            except ValueError:
+                nrel = -1
+            jpath = os.path.join(outdir, f"{obj}.{kname}.json")
+            with open(jpath, "w") as fh:
+                fh.write(ex)
+            rel = os.path.join(outdir, f"{obj}.{kname}.o")
+            if os.path.exists(rel):
+                os.unlink(rel)
+            rrc, _, rerr = run([a.relocore, "reloc", path, "--btf", btf, "-o", rel])
+            if nrel > 0:
+                counts["relocs"] += nrel
+                crc, cout, cerr = run([a.oracle, "compare", path, btf, jpath, f"{obj}/{kname}"] +
+                                      ([rel] if rrc == 0 else []))
+                verdict(obj, f"core/{kname}", crc == 0,
+                        (cout + cerr).strip().splitlines()[-1] if (cout + cerr).strip() else f"exit {crc}")
+            elif nrel < 0:
+                verdict(obj, f"core/{kname}", False, f"explain --json is not JSON (exit {rc}): {err[:200]}")
+            # what relocore writes opens in libbpf as the input did
+            if rrc != 0:
+                verdict(obj, f"reloc/{kname}", False, f"relocore reloc exit {rrc}: {rerr.strip()[:200]}")
+                continue
+            o_ok, o_why, _, o_lines = libbpf_open(a.opener, rel)
+            verdict(obj, f"reloc/{kname}", o_ok and o_lines == l_lines,
+                    f"libbpf on the output: {'refused: ' + o_why if not o_ok else 'differs: ' + str(sorted(set(o_lines) ^ set(l_lines))[:4])}")
+
+    for key, why in expected.items():
+        if key not in seen_expected:
+            print(f"FAIL: reader/{key[0]}/{key[1]}: listed in expected.tsv ({why}) but not met")
+            fails += 1
+
+    ccs = ["clang-14", "clang-16", "clang-19", "gcc"]
+    print("reader: libbpf/relocore per idiom and compiler (ok = opens, refused, - = does not compile):")
+    print("reader:   %-22s %s" % ("idiom", " ".join("%-16s" % c for c in ccs)))
+    for idiom in sorted(table):
+        print("reader:   %-22s %s" % (idiom, " ".join("%-16s" % table[idiom].get(c, "?") for c in ccs)))
+    print(f"reader: {len(objs)} objects: {counts['both-ok']} opened by both, {counts['both-refuse']} refused by both, "
+          f"{counts['disagree']} disagreements; {counts['relocs']} CO-RE decisions compared with libbpf's engine")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libbpf_open OBJ... - what libbpf's own open makes of each object, one
+ * line per fact, for test/reader/run.sh to compare with relocore's read:
+ *
+ *   open OBJ ok
+ *   open OBJ refused ERRNO: LAST LIBBPF WARNING
+ *   prog NAME SECTION TYPE ATTACH_TYPE INSNS AUTOLOAD
+ *   map NAME TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES FLAGS
+ *
+ * Linked against the system's libbpf (Debian 12: 1.1.2); `libbpf_open
+ * --version` prints its version.  bpf_object__open_file reads the ELF,
+ * the BTF, the programs, maps and externs and refuses what libbpf cannot
+ * load; nothing touches the kernel.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+static char last_warn[512];
+
+static int on_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char *nl;
+
+	if (level != LIBBPF_WARN)
+		return 0;
+	vsnprintf(last_warn, sizeof(last_warn), fmt, ap);
+	while ((nl = strchr(last_warn, '\n')) || (nl = strchr(last_warn, '\t')))
+		*nl = nl[1] ? ' ' : '\0';
+	return 0;
+}
+
+static const char *or_num(const char *s, unsigned int v, char *buf, size_t sz)
+{
+	if (s)
+		return s;
+	snprintf(buf, sz, "%u", v);
+	return buf;
+}
+
+static int one(const char *path)
+{
+	struct bpf_object *obj;
+	struct bpf_program *p;
+	struct bpf_map *m;
+	char b1[16], b2[16];
+	int err;
+
+	last_warn[0] = '\0';
+	obj = bpf_object__open_file(path, NULL);
+	err = libbpf_get_error(obj);
+	if (err) {
+		printf("open %s refused %d: %s\n", path, -err, last_warn);
+		return 0;
+	}
+	printf("open %s ok\n", path);
+	bpf_object__for_each_program(p, obj) {
+		enum bpf_prog_type t = bpf_program__type(p);
+		enum bpf_attach_type a = bpf_program__expected_attach_type(p);
+
+		printf("prog %s %s %s %s %zu %d\n", bpf_program__name(p),
+		       bpf_program__section_name(p),
+		       or_num(libbpf_bpf_prog_type_str(t), t, b1, sizeof(b1)),
+		       or_num(libbpf_bpf_attach_type_str(a), a, b2, sizeof(b2)),
+		       bpf_program__insn_cnt(p), bpf_program__autoload(p));
+	}
+	bpf_object__for_each_map(m, obj) {
+		enum bpf_map_type t = bpf_map__type(m);
+
+		printf("map %s %s %u %u %u %u\n", bpf_map__name(m),
+		       or_num(libbpf_bpf_map_type_str(t), t, b1, sizeof(b1)),
+		       bpf_map__key_size(m), bpf_map__value_size(m),
+		       bpf_map__max_entries(m), bpf_map__map_flags(m));
+	}
+	bpf_object__close(obj);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc < 2 ? stderr : stdout, "usage: libbpf_open OBJ... | --version\n");
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("libbpf %s\n", libbpf_version_string());
+		return 0;
+	}
+	libbpf_set_print(on_print);
+	for (i = 1; i < argc; i++)
+		one(argv[i]);
+	return 0;
+}
