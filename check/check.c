@@ -138,7 +138,7 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 			s->konst = !strcmp(s->name, ".rodata.kconfig") &&
 				   !(sh->flags & SHF_WRITE);
 		}
-		if (sh->type == SHT_PROGBITS && (sh->flags & SHF_EXECINSTR)) {
+		if (rc_elf_sec_is_code(sh)) {
 			s->exec = true;
 			s->off = sh->off;
 			s->size = sh->size;
@@ -200,32 +200,9 @@ static size_t sec_by_name(const struct ctx *c, const char *name)
 /* ---- every program's problems: what fails the whole object ---- */
 
 /* What libbpf refuses at open or load of the object: externs, maps. */
-/* A program (a FUNC of an executable section other than .text) defined
- * static: libbpf 1.0 and later refuse to open the object. */
-static int static_programs(struct ctx *c, struct rc_check_prog *p)
-{
-	size_t j;
-	int ret;
-
-	for (j = 0; j < c->nsyms; j++) {
-		const struct sym *s = &c->syms[j];
-
-		if (s->type != STT_FUNC || s->bind != STB_LOCAL || !s->shndx ||
-		    s->shndx >= c->nsecs || !c->secs[s->shndx].exec ||
-		    !strcmp(c->secs[s->shndx].name, ".text"))
-			continue;
-		ret = chk_problem(p, RC_CHECK_OPEN, false, -1,
-				  "program '%s' of section '%s' is static: libbpf 1.0 and later refuse to open the object",
-				  s->name, c->secs[s->shndx].name);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static int object_problems(struct ctx *c, struct rc_check_prog *p)
 {
-	return chk_extern_problems(c, p) ?: chk_map_problems(c, p) ?: static_programs(c, p);
+	return chk_extern_problems(c, p) ?: chk_map_problems(c, p) ?: chk_open_problems(c, p);
 }
 
 /* Relocations the engine refused fail the whole object at load. */

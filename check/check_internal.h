@@ -7,7 +7,7 @@
  *
  * Not installed, not ABI.  Who may include it: check/check.c (the driver,
  * the ELF reading), check/walk.c (the instruction walk), check/attach.c
- * (attach points, context bounds), check/maps.c, check/externs.c,
+ * (attach points, context bounds), check/maps.c, check/externs.c, check/open.c,
  * check/target_btf.c (lookups in the target's BTF).  Nothing else: the
  * analysis is used through loader/relocore.h's rc_check_*.
  *
@@ -197,6 +197,12 @@ int chk_extern_problems(struct ctx *c, struct rc_check_prog *p);
 
 /* Each map's type and size, a legacy "maps" section: problems of @p. */
 int chk_map_problems(struct ctx *c, struct rc_check_prog *p);
+
+/* ---- open.c: what else libbpf refuses at open ---- */
+
+/* Static programs, programs past their section, bad ELF relocations of
+ * programs, DATASECs libbpf cannot fix up: problems of @p. */
+int chk_open_problems(struct ctx *c, struct rc_check_prog *p);
 
 /* ---- walk.c: the instructions reachable from a program's entry ---- */
 

@@ -85,11 +85,13 @@ static int check_maps(struct ctx *c, struct rc_check_prog *p)
 
 int chk_map_problems(struct ctx *c, struct rc_check_prog *p)
 {
-	size_t i;
+	size_t i, nsecs;
+	const struct rc_elf_sec *es = rc_object_sections(c->obj, &nsecs);
 	int ret;
 
-	for (i = 1; i < c->nsecs; i++)
-		if (!strcmp(c->secs[i].name, "maps") &&
+	for (i = 1; i < c->nsecs; i++)	/* (libbpf ignores string tables and addrsig) */
+		if (!strcmp(c->secs[i].name, "maps") && es[i].type != SHT_STRTAB &&
+		    es[i].type != 0x6fff4c03 /* SHT_LLVM_ADDRSIG */ &&
 		    (ret = chk_problem(p, RC_CHECK_OPEN, false, -1,
 				       "legacy 'maps' section: libbpf 1.0 and later refuse to open the object (use BTF-defined maps in .maps)")))
 			return ret;

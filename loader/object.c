@@ -110,6 +110,26 @@ static uint32_t rd32(const unsigned char *p)
 	return v;
 }
 
+/* Does libbpf take a section named @name by its name, whatever its type
+ * and flags? */
+static bool libbpf_named(const char *name)
+{
+	static const char *const named[] = { "license", "version", "maps", ".maps",
+					     ".BTF", ".BTF.ext" };
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(*named); i++)
+		if (!strcmp(name, named[i]))
+			return true;
+	return false;
+}
+
+bool rc_elf_sec_is_code(const struct rc_elf_sec *s)
+{
+	return s->type == SHT_PROGBITS && (s->flags & SHF_EXECINSTR) && s->size &&
+	       strncmp(s->name, ".debug", 6) && !libbpf_named(s->name);
+}
+
 static int find_prog(const struct rc_object *obj, const char *name)
 {
 	int i;
@@ -200,13 +220,12 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 				    name, (unsigned long long)sh.sh_offset,
 				    (unsigned long long)sh.sh_size, obj->size);
 		v->data = obj->buf + sh.sh_offset;
-		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR)) {
+		if (rc_elf_sec_is_code(v)) {
 			struct prog_sec *p;
 
-			if (sh.sh_size % sizeof(struct bpf_insn))
-				return fail(err, obj,
-					    "section %s: size %llu is not a multiple of 8",
-					    name, (unsigned long long)sh.sh_size);
+			/* its instructions: whole ones (a tail of fewer than 8
+			 * bytes is no instruction; libbpf reads a program's
+			 * size / 8 instructions and opens such an object) */
 			p = realloc(obj->progs, sizeof(*p) * (obj->nr_progs + 1));
 			if (!p)
 				return -ENOMEM;
@@ -214,7 +233,7 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 			p += obj->nr_progs++;
 			p->name = strdup(name);
 			p->off = sh.sh_offset;
-			p->size = sh.sh_size;
+			p->size = sh.sh_size / sizeof(struct bpf_insn) * sizeof(struct bpf_insn);
 			if (!p->name)
 				return -ENOMEM;
 		} else if (!strcmp(name, ".BTF") || !strcmp(name, ".BTF.ext")) {
@@ -293,8 +312,8 @@ static int read_rels(struct rc_object *obj, Elf *elf)
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL)
 			continue;
-		if (sh.sh_info >= obj->nr_secs || obj->secs[sh.sh_info].type != SHT_PROGBITS ||
-		    !(obj->secs[sh.sh_info].flags & SHF_EXECINSTR))
+		if (sh.sh_info >= obj->nr_secs || !rc_elf_sec_is_code(&obj->secs[sh.sh_info]) ||
+		    libbpf_named(obj->secs[elf_ndxscn(scn)].name))	/* not relocations to libbpf */
 			continue;
 		d = elf_getdata(scn, NULL);
 		n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
@@ -369,7 +388,10 @@ static int read_ext_info(struct rc_object *obj, const char *what,
 				    ".BTF.ext: %s for '%s': %u records of %u bytes overrun the section at offset 0x%zx",
 				    what, sec, nr, rec_size, pos - obj->ext_off);
 		prog = find_prog(obj, sec);
-		if (prog < 0)
+		/* func_info and line_info are matched to a program by its
+		 * section when it loads: libbpf ignores those of another
+		 * section; a CO-RE record must have its program */
+		if (prog < 0 && core)
 			return fail(err, obj, ".BTF.ext: %s names section '%s', which is not a program section",
 				    what, sec);
 		if (core) {

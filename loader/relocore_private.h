@@ -326,6 +326,11 @@ struct rc_elf_rel {
 	uint32_t sym, type;		/* ELF64_R_SYM, ELF64_R_TYPE of r_info */
 };
 
+/* Is @s code - a section of programs, as libbpf takes one: PROGBITS,
+ * executable, not empty, and not one libbpf ignores or takes by its name
+ * whatever its flags (DWARF's .debug*; license, version, maps, .maps,
+ * .BTF, .BTF.ext)? */
+bool rc_elf_sec_is_code(const struct rc_elf_sec *s);
 /* The section headers by index, *@nr of them (section 0 included). */
 const struct rc_elf_sec *rc_object_sections(const struct rc_object *obj, size_t *nr);
 /*

@@ -4,7 +4,7 @@
  * line per fact, for test/reader/run.sh to compare with relocore's read:
  *
  *   open OBJ ok
- *   open OBJ refused ERRNO: LAST LIBBPF WARNING
+ *   open OBJ refused ERRNO: LAST LIBBPF WARNING (or its last message)
  *   prog NAME SECTION TYPE ATTACH_TYPE INSNS AUTOLOAD
  *   map NAME TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES FLAGS
  *
@@ -20,16 +20,16 @@
 
 #include <bpf/libbpf.h>
 
-static char last_warn[512];
+/* libbpf's last warning, and its last message of any level (some
+ * refusals come without a warning) */
+static char last_warn[512], last_any[512];
 
 static int on_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char *nl;
+	char *buf = level == LIBBPF_WARN ? last_warn : last_any, *nl;
 
-	if (level != LIBBPF_WARN)
-		return 0;
-	vsnprintf(last_warn, sizeof(last_warn), fmt, ap);
-	while ((nl = strchr(last_warn, '\n')) || (nl = strchr(last_warn, '\t')))
+	vsnprintf(buf, sizeof(last_warn), fmt, ap);
+	while ((nl = strchr(buf, '\n')) || (nl = strchr(buf, '\t')))
 		*nl = nl[1] ? ' ' : '\0';
 	return 0;
 }
@@ -50,11 +50,14 @@ static int one(const char *path)
 	char b1[16], b2[16];
 	int err;
 
-	last_warn[0] = '\0';
+	last_warn[0] = last_any[0] = '\0';
 	obj = bpf_object__open_file(path, NULL);
 	err = libbpf_get_error(obj);
 	if (err) {
-		printf("open %s refused %d: %s\n", path, -err, last_warn);
+		if (last_warn[0])
+			printf("open %s refused %d: %s\n", path, -err, last_warn);
+		else
+			printf("open %s refused %d: (no warning; last message: %s)\n", path, -err, last_any);
 		return 0;
 	}
 	printf("open %s ok\n", path);

@@ -18,7 +18,10 @@
 #     each kernel; the object `relocore reloc` writes opens in libbpf with
 #     the same programs and maps as the input.
 # Disagreements explained by a libbpf version are listed in expected.tsv;
-# any other, or a listed one that no longer happens, fails.
+# any other, or a listed one that no longer happens, fails.  Then
+# objfuzz.py mutates the corpus (BTF, symbols, sections, ELF relocations,
+# .BTF.ext; seed 1, 1500 mutants) and compares acceptance the same way;
+# objfuzz.expected explains the disagreements that remain.
 # Prints PASS:/FAIL: reader/<object>/<what> and the table of idioms x
 # compilers.  READER_KERNELS="cloud-6.1 cloud-6.12" overrides the kernels.
 set -uo pipefail
@@ -113,5 +116,21 @@ for k in ${READER_KERNELS:-cloud-6.1 cloud-6.12}; do
 	b=$(timeout 900 bash "$root/vm/kernel-btf.sh" "$k") || { echo "FAIL: reader: no BTF of $k (vm/kernel-btf.sh)"; exit 1; }
 	btfs+=("$k=$b")
 done
-exec python3 "$here/differ.py" --work "$work" --relocore "$relocore" --opener "$opener" \
+python3 "$here/differ.py" --work "$work" --relocore "$relocore" --opener "$opener" \
 	--oracle "$oracle" --expected "$here/expected.tsv" "${btfs[@]}"
+rc=$?
+
+# the object-level fuzzer over the same corpus (objfuzz.py): a fixed seed,
+# so a run is repeatable; READER_FUZZ_SEED, READER_FUZZ_ROUNDS change it
+seed=${READER_FUZZ_SEED:-1}
+rounds=${READER_FUZZ_ROUNDS:-1500}
+rm -rf "$work/objfuzz"
+if python3 "$here/objfuzz.py" --opener "$opener" --relocore "$relocore" --btf "${btfs[0]#*=}" \
+	--seed "$seed" --count "$rounds" --out "$work/objfuzz" --expected "$here/objfuzz.expected" \
+	"$work"/objs/*.o; then
+	echo "PASS: reader/objfuzz (seed $seed, $rounds mutants)"
+else
+	echo "FAIL: reader/objfuzz: relocore crashed or disagreed with libbpf unexplained (seed $seed; mutants and messages in $work/objfuzz)"
+	rc=1
+fi
+exit $rc
