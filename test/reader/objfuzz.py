@@ -11,7 +11,9 @@ relocore reads it (`relocore check --json`: exit 2 or an 'open' problem
 is a refusal).  Counted per mutation: both accept, both refuse, relocore
 stricter (refuses what libbpf opens), relocore laxer (reads what libbpf
 refuses), explained (either, by the --expected file), relocore crashed (a
-signal or an exit status other than 0, 1, 2), and noprogs (the mutant has
+signal or an exit status other than 0, 1, 2), by_new (a disagreement
+with libbpf 1.1 where the second libbpf of --opener2 decides as relocore),
+and noprogs (the mutant has
 no program check loads - none left, or only SEC("?...") ones: check, which
 reports problems per program loaded, has no verdict).  Every disagreement is written to DIR with its libbpf and relocore
 messages.  Exits 1 if relocore crashed, or disagreed in a way the
@@ -307,6 +309,8 @@ def main():
     ap.add_argument("--count", type=int, default=500)
     ap.add_argument("--out", default="objfuzz-out")
     ap.add_argument("--expected")
+    ap.add_argument("--opener2", help="NAME=PATH: a second libbpf's libbpf_open; a disagreement "
+                    "where it decides as relocore counts as explained by that version")
     ap.add_argument("objs", nargs="+")
     a = ap.parse_args()
     r = random.Random(a.seed)
@@ -317,8 +321,10 @@ def main():
             if l.strip() and not l.startswith("#"):
                 m, d, pat, why = l.rstrip("\n").split("\t", 3)
                 expected.append((m, d, re.compile(pat), why))
-    stats = {m: dict(both_ok=0, both_refuse=0, stricter=0, laxer=0, crash=0, explained=0, noprogs=0) for m in MUTATIONS}
+    stats = {m: dict(both_ok=0, both_refuse=0, stricter=0, laxer=0, crash=0, explained=0, by_new=0, noprogs=0) for m in MUTATIONS}
+    new_name, new_opener = a.opener2.split("=", 1) if a.opener2 else (None, None)
     bad = 0
+    used = {}	# expected pattern -> disagreements it explained
     names = list(MUTATIONS)
     done = 0
     while done < a.count:
@@ -347,11 +353,15 @@ def main():
         elif l_ok == r_ok:
             st["both_ok" if l_ok else "both_refuse"] += 1
             continue
+        if r_ok is not None and new_opener and libbpf_verdict(new_opener, path)[0] == r_ok:
+            st["by_new"] += 1	# the newer libbpf decides as relocore
+            continue
         direction = "crash" if r_ok is None else ("stricter" if l_ok else "laxer")
-        why = next((e[3] for e in expected if e[0] in (mname, "*") and e[1] == direction and
-                    e[2].search(l_why if direction == "laxer" else r_why)), None)
-        if why and direction != "crash":
+        rule = next((e for e in expected if e[0] in (mname, "*") and e[1] == direction and
+                     e[2].search(l_why if direction == "laxer" else r_why)), None)
+        if rule and direction != "crash":
             st["explained"] += 1
+            used[rule[2].pattern] = used.get(rule[2].pattern, 0) + 1
             continue
         if direction != "crash":
             st[direction] += 1
@@ -369,7 +379,10 @@ def main():
     for m in names:
         s = stats[m]
         print(f"objfuzz: {m:12s} " + " ".join(f"{k} {v}" for k, v in s.items()))
-    print(f"objfuzz: {a.count} rounds (seed {a.seed}): " + ", ".join(f"{k} {v}" for k, v in tot.items()))
+    for pat, n in sorted(used.items(), key=lambda x: -x[1]):
+        print(f"objfuzz: explained {n:4d} by objfuzz.expected: {pat}")
+    print(f"objfuzz: {a.count} rounds (seed {a.seed}): " + ", ".join(f"{k} {v}" for k, v in tot.items()) +
+          (f" (by_new: {new_name} decides as relocore)" if new_opener else ""))
     return 1 if bad else 0
 
 

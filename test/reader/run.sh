@@ -8,7 +8,8 @@
 # kinds) is built here by clang 14, 16, 19 and bpf-gcc (where they compile
 # it), plus derived objects: linked (bpftool gen object of two units),
 # nobtf (no -g), noext (.BTF.ext removed).  Each object is then opened
-# by libbpf (libbpf_open.c, the system's libbpf) and read by relocore
+# by libbpf (libbpf_open.c, the system's libbpf 1.1, and Debian trixie's
+# 1.5 as a second reference: newlibbpf.sh) and read by relocore
 # (`relocore check --json` against Debian's 6.1 and 6.12 cloud kernels);
 # differ.py compares:
 #   - acceptance: libbpf opens it iff relocore reads it with no 'open'
@@ -111,13 +112,22 @@ if [ "$(cat "$work/objs/.stamp" 2>/dev/null)" != "$stamp" ]; then
 fi
 echo "reader: $(ls "$work"/objs/*.o | wc -l) objects in $work/objs"
 
+# a second reference: Debian trixie's libbpf (newlibbpf.sh), when it can be had
+opener2=()
+if new=$(timeout 900 bash "$here/newlibbpf.sh" "$opener"); then
+	opener2=(--opener2 "libbpf $("$new" --version | sed 's/^libbpf v//')=$new")
+	echo "reader: second reference: $("$new" --version) (Debian trixie's, $new)"
+else
+	echo "reader: no second libbpf (trixie's could not be fetched): comparing with the system's only"
+fi
+
 btfs=()
 for k in ${READER_KERNELS:-cloud-6.1 cloud-6.12}; do
 	b=$(timeout 900 bash "$root/vm/kernel-btf.sh" "$k") || { echo "FAIL: reader: no BTF of $k (vm/kernel-btf.sh)"; exit 1; }
 	btfs+=("$k=$b")
 done
 python3 "$here/differ.py" --work "$work" --relocore "$relocore" --opener "$opener" \
-	--oracle "$oracle" --expected "$here/expected.tsv" "${btfs[@]}"
+	--oracle "$oracle" --expected "$here/expected.tsv" "${opener2[@]}" "${btfs[@]}"
 rc=$?
 
 # the object-level fuzzer over the same corpus (objfuzz.py): a fixed seed,
@@ -126,7 +136,7 @@ seed=${READER_FUZZ_SEED:-1}
 rounds=${READER_FUZZ_ROUNDS:-1500}
 rm -rf "$work/objfuzz"
 if python3 "$here/objfuzz.py" --opener "$opener" --relocore "$relocore" --btf "${btfs[0]#*=}" \
-	--seed "$seed" --count "$rounds" --out "$work/objfuzz" --expected "$here/objfuzz.expected" \
+	--seed "$seed" --count "$rounds" --out "$work/objfuzz" --expected "$here/objfuzz.expected" "${opener2[@]}" \
 	"$work"/objs/*.o; then
 	echo "PASS: reader/objfuzz (seed $seed, $rounds mutants)"
 else
