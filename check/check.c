@@ -200,9 +200,24 @@ static size_t sec_by_name(const struct ctx *c, const char *name)
 /* ---- every program's problems: what fails the whole object ---- */
 
 /* What libbpf refuses at open or load of the object: externs, maps. */
+/* The object's problems are every program's: found once per check (they
+ * read the whole ELF and BTF), then copied to each program. */
 static int object_problems(struct ctx *c, struct rc_check_prog *p)
 {
-	return chk_extern_problems(c, p) ?: chk_map_problems(c, p) ?: chk_open_problems(c, p);
+	const struct rc_check_problem *q;
+	int i, ret;
+
+	if (!c->objp_done) {
+		ret = chk_extern_problems(c, &c->objp) ?: chk_map_problems(c, &c->objp) ?:
+		      chk_open_problems(c, &c->objp);
+		if (ret)
+			return ret;
+		c->objp_done = true;
+	}
+	for (i = 0, q = c->objp.problems; i < c->objp.nr_problems; i++, q++)
+		if ((ret = chk_problem(p, q->kind, q->needs, q->insn, "%s", q->detail)))
+			return ret;
+	return 0;
 }
 
 /* Relocations the engine refused fail the whole object at load. */
@@ -361,6 +376,7 @@ static void ctx_free(struct ctx *c)
 	free(c->syms);
 	free(c->helpers);
 	free(c->wl);
+	free(c->objp.problems);
 }
 
 static void prog_free(struct rc_check_prog *p)

@@ -128,6 +128,10 @@ struct ctx {
 	struct work *seen;		/* the slots the last walk set */
 	size_t nseen, capseen;
 	struct rc_check_prog *prog;	/* being checked */
+	/* what fails the whole object (externs, maps, open), found once and
+	 * given to every program (check.c object_problems) */
+	struct rc_check_prog objp;
+	bool objp_done;
 	size_t nkept;			/* list_not_loaded: out->progs passed */
 	/* the program's reads of its context (r1 at entry) on certain paths:
 	 * the end of the farthest one and its instruction */
