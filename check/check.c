@@ -187,6 +187,20 @@ nomem:
 	return -ENOMEM;
 }
 
+/* The object's problems, for the answer itself (they are found once:
+ * object_problems copies them to each program). */
+static int object_problems(struct ctx *c, struct rc_check_prog *p);
+
+static int whole_object_problems(struct ctx *c, struct rc_check *out)
+{
+	struct rc_check_prog whole = { 0 };
+	int ret = object_problems(c, &whole);
+
+	out->nr_problems = whole.nr_problems;
+	out->problems = whole.problems;
+	return ret;
+}
+
 static size_t sec_by_name(const struct ctx *c, const char *name)
 {
 	size_t i;
@@ -324,8 +338,8 @@ static void undecided(struct ctx *c, struct rc_check *out)
 		if (k == EXT_KCONFIG)
 			rc_fmt(buf, sizeof(buf), ".kconfig externs (first: %s): the target's values are not known (give --kernel-release, --kconfig)",
 			       sy->name);
-		else if (k == EXT_KSYM_UNTYPED)
-			rc_fmt(buf, sizeof(buf), "untyped __ksym externs (first: %s): kallsyms, not in BTF: not checked",
+		else if (k == EXT_KSYM_UNTYPED && chk_ext_present(c, sy, k) < 0)
+			rc_fmt(buf, sizeof(buf), "untyped __ksym externs (first: %s): not in the target BTF (their addresses come from kallsyms at load): not checked",
 			       sy->name);
 		else if ((k == EXT_KFUNC || k == EXT_KSYM_TYPED) && chk_ext_present(c, sy, k) < 0)
 			rc_fmt(buf, sizeof(buf), "kfuncs and __ksym externs (first: %s): the target BTF has no FUNC/VAR to look in",
@@ -651,6 +665,12 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	if (ret == -ENOMEM)
 		goto fail;
 	undecided(&c, out);
+	ret = chk_list_externs(&c, obj, out);
+	if (ret)
+		goto fail;
+	ret = whole_object_problems(&c, out);
+	if (ret)
+		goto fail;
 	ret = each_prog(&c, out, check_one);
 	if (ret)
 		goto fail;
@@ -695,5 +715,7 @@ void rc_check_free(struct rc_check *r)
 		prog_free(&r->not_loaded[i]);
 	free(r->progs);
 	free(r->not_loaded);
+	free(r->externs);
+	free(r->problems);
 	free(r);
 }

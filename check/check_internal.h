@@ -196,6 +196,10 @@ enum ext_kind chk_ext_kind(const struct ctx *c, const char *name);
 enum ext_kind chk_ext_resolve(const struct ctx *c, const char *name, char *why, size_t sz);
 int chk_ext_present(const struct ctx *c, const struct sym *sym, enum ext_kind k);
 int chk_extern_problems(struct ctx *c, struct rc_check_prog *p);
+/* The externs of @orig (the object before any .kconfig baking; @c may
+ * hold the baked copy) into @out->externs, decided against @c's target.
+ * 0 or a negative errno. */
+int chk_list_externs(struct ctx *c, const struct rc_object *orig, struct rc_check *out);
 
 /* ---- maps.c: the object's maps ---- */
 

@@ -8,6 +8,8 @@
  * A weak kfunc the target lacks is the walk's (walk.c): a problem only
  * where a call to it is reachable.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_internal.h"
@@ -97,14 +99,19 @@ enum ext_kind chk_ext_kind(const struct ctx *c, const char *name)
 	return chk_ext_resolve(c, name, NULL, 0);
 }
 
-/* Is a kfunc or typed __ksym @sym on the target?  1 yes, 0 no, -1 cannot
- * say (the target has no FUNCs: minimized) */
+/* Is a kfunc or __ksym @sym on the target?  1 yes, 0 no, -1 cannot say
+ * (the target has no FUNCs: minimized; an untyped __ksym's address comes
+ * from kallsyms, where more than BTF's VARs and FUNCs are: only a VAR or
+ * FUNC of its name says yes) */
 int chk_ext_present(const struct ctx *c, const struct sym *sym, enum ext_kind k)
 {
 	if (k == EXT_KFUNC)
 		return c->no_funcs ? -1 : chk_target_has(c, sym->name, BTF_KIND_FUNC, NULL);
 	if (k == EXT_KSYM_TYPED)
 		return c->no_funcs ? -1 : chk_target_has(c, sym->name, BTF_KIND_VAR, NULL);
+	if (k == EXT_KSYM_UNTYPED)
+		return chk_target_has(c, sym->name, BTF_KIND_VAR, NULL) ||
+		       chk_target_has(c, sym->name, BTF_KIND_FUNC, NULL) ? 1 : -1;
 	return -1;
 }
 
@@ -142,6 +149,42 @@ int chk_extern_problems(struct ctx *c, struct rc_check_prog *p)
 				       "%s '%s' is not in the target BTF (vmlinux or modules): libbpf refuses to load the object",
 				       k == EXT_KFUNC ? "kfunc" : "__ksym variable", s->name)))
 			return ret;
+	}
+	return 0;
+}
+
+int chk_list_externs(struct ctx *c, const struct rc_object *orig, struct rc_check *out)
+{
+	static const char *const kind_str[] = {
+		[EXT_OTHER] = "none", [EXT_KCONFIG] = "kconfig", [EXT_KSYM_TYPED] = "ksym",
+		[EXT_KSYM_UNTYPED] = "ksym_untyped", [EXT_KFUNC] = "kfunc",
+	};
+	/* the object before baking: its .kconfig externs are still externs */
+	const struct ctx o = { .obj = orig, .lbtf = rc_object_types(orig) };
+	size_t nsyms, symtab, i, n = 0;
+	const struct rc_elf_sym *es = rc_object_symbols(orig, &nsyms, &symtab);
+
+	for (i = 0; i < nsyms; i++)
+		n += !es[i].shndx && es[i].name[0] && es[i].type == STT_NOTYPE &&
+		     (es[i].bind == STB_GLOBAL || es[i].bind == STB_WEAK);
+	out->externs = calloc(n ? n : 1, sizeof(*out->externs));
+	if (!out->externs)
+		return -ENOMEM;
+	for (i = 0; i < nsyms; i++) {
+		const struct sym s = { es[i].name, es[i].shndx, es[i].value, es[i].size,
+				       es[i].type, es[i].bind };
+		struct rc_check_extern *e = &out->externs[out->nr_externs];
+		enum ext_kind k;
+
+		if (s.shndx || !s.name[0] || s.type != STT_NOTYPE ||
+		    (s.bind != STB_GLOBAL && s.bind != STB_WEAK))
+			continue;
+		k = chk_ext_kind(&o, s.name);
+		rc_fmt(e->name, sizeof(e->name), "%s", s.name);
+		e->kind = kind_str[k];
+		e->weak = s.bind == STB_WEAK;
+		e->in_target = chk_ext_present(c, &s, k);
+		out->nr_externs++;
 	}
 	return 0;
 }

@@ -14,6 +14,8 @@
  * whole object ("open"); test/reader compares these with libbpf's own
  * open.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_internal.h"
@@ -98,19 +100,62 @@ static const char *relo_target_problem(const struct ctx *c, const struct rc_elf_
 	return "its symbol's section is no map, data or code section";
 }
 
-/* Does byte @off of section @shndx lie in a program (a FUNC symbol's)? */
-static bool in_program(const struct ctx *c, size_t shndx, uint64_t off)
-{
-	size_t j;
+/* The programs of one section as byte ranges sorted by start, each with
+ * the furthest end of it and those before it, so that whether a byte lies
+ * in a program is a binary search (a probe has thousands of relocations
+ * and symbols; ranges may overlap in a damaged object). */
+struct range {
+	uint64_t start, end, max_end;
+};
 
-	for (j = 0; j < c->nsyms; j++) {
+static int range_cmp(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* @shndx's FUNC symbols as ranges in *@out (malloc'd); their number, or
+ * -1 when out of memory. */
+static long program_ranges(const struct ctx *c, size_t shndx, struct range **out)
+{
+	struct range *r;
+	size_t j, n = 0;
+
+	for (j = 0; j < c->nsyms; j++)
+		n += c->syms[j].type == STT_FUNC && c->syms[j].shndx == shndx;
+	r = *out = malloc((n ? n : 1) * sizeof(*r));
+	if (!r)
+		return -1;
+	for (j = 0, n = 0; j < c->nsyms; j++) {
 		const struct sym *s = &c->syms[j];
 
-		if (s->type == STT_FUNC && s->shndx == shndx && off >= s->value &&
-		    off - s->value < s->size)
-			return true;
+		if (s->type == STT_FUNC && s->shndx == shndx && s->size) {
+			r[n].start = s->value;
+			r[n].end = s->value + s->size < s->value ? UINT64_MAX : s->value + s->size;
+			n++;
+		}
 	}
-	return false;
+	qsort(r, n, sizeof(*r), range_cmp);
+	for (j = 0; j < n; j++)
+		r[j].max_end = j && r[j - 1].max_end > r[j].end ? r[j - 1].max_end : r[j].end;
+	return (long)n;
+}
+
+/* Does byte @off lie in one of the @n ranges @r? */
+static bool in_program(const struct range *r, size_t n, uint64_t off)
+{
+	size_t lo = 0, hi = n;	/* the first range starting after @off: lo */
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].start <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && off < r[lo - 1].max_end;
 }
 
 /* The symbol table; BTF where .maps or .struct_ops need it; the ELF
@@ -119,6 +164,8 @@ static int relocation_problems(struct ctx *c, struct rc_check_prog *p)
 {
 	size_t nsecs, k, i, n;
 	const struct rc_elf_sec *es = rc_object_sections(c->obj, &nsecs);
+	struct range *ranges = NULL;
+	long nranges;
 
 	if (!c->nsyms)
 		return chk_problem(p, RC_CHECK_OPEN, false, -1,
@@ -143,6 +190,10 @@ static int relocation_problems(struct ctx *c, struct rc_check_prog *p)
 			continue;
 		tgt = &c->secs[es[k].info];
 		r = rc_object_rels(c->obj, k, &n);
+		free(ranges);
+		nranges = program_ranges(c, es[k].info, &ranges);
+		if (nranges < 0)
+			return -ENOMEM;
 		for (i = 0; i < n; i++) {
 			const char *why = NULL;
 
@@ -153,17 +204,20 @@ static int relocation_problems(struct ctx *c, struct rc_check_prog *p)
 				why = "its symbol names no section";
 			else if (r[i].off % 8 || r[i].off >= tgt->size)
 				why = "its offset is no instruction of the section";
-			else if (!in_program(c, es[k].info, r[i].off))
+			else if (!in_program(ranges, (size_t)nranges, r[i].off))
 				continue;	/* libbpf skips it (an overridden weak function's) */
 			else
 				why = relo_target_problem(c, es, nsecs, &c->syms[r[i].sym],
 							  &tgt->insns[r[i].off / 8]);
-			if (why)
+			if (why) {
+				free(ranges);
 				return chk_problem(p, RC_CHECK_OPEN, false, -1,
 						   "section '%s': ELF relocation #%zu (offset 0x%llx, symbol #%u): %s: libbpf refuses to open the object",
 						   tgt->name, i, (unsigned long long)r[i].off, r[i].sym, why);
+			}
 		}
 	}
+	free(ranges);
 	return 0;
 }
 

@@ -82,7 +82,12 @@ TARGET_HELP
 LOAD_HELP
 "  --json           {\"object\",\"kernels\":[{\"release\",\"target\",\"programs\":\n"
 "                   [{\"name\",\"section\",\"ok\",\"problems\":[{\"kind\",\"detail\"}]}],\n"
-"                   \"not_loaded\":[{\"name\",\"section\"}]}]}\n"
+"                   \"not_loaded\":[{\"name\",\"section\"}],\"externs\":[{\"name\",\n"
+"                   \"kind\",\"weak\",\"in_target\"}],\"problems\":[...],\n"
+"                   \"not_decided\":[...]}]}  (problems: the whole object's,\n"
+"                   also every program's; there when no program is loaded)\n"
+"                   (kind: kconfig, ksym, ksym_untyped, kfunc, none;\n"
+"                   in_target: true, false, null when BTF cannot say)\n"
 "  -h, --help       this text\n"
 "\n"
 "Exit status: 0 every program ok everywhere, 1 not, 2 bad input.\n");
@@ -112,8 +117,21 @@ static void print_text(FILE *f, const char *obj, const struct kernel *k)
 	for (i = 0; i < k->res->nr_not_loaded; i++)
 		fprintf(f, "  --   %s (%s): not loaded (the load options, or its fentry/kprobe or tp_btf/raw_tp twin is)\n",
 			k->res->not_loaded[i].name, k->res->not_loaded[i].section);
-	if (!k->res->nr_progs)
+	if (!k->res->nr_progs) {
 		fprintf(f, "  (no programs)\n");
+		/* each program has them, when there are programs */
+		for (j = 0; j < k->res->nr_problems; j++)
+			fprintf(f, "       %s: %s\n", rc_check_kind_str(k->res->problems[j].kind),
+				k->res->problems[j].detail);
+	}
+	for (i = 0; i < k->res->nr_externs; i++) {
+		const struct rc_check_extern *e = &k->res->externs[i];
+
+		if (!e->in_target)
+			fprintf(f, "  extern %s (%s%s): not in the target%s\n", e->name,
+				e->weak ? "weak " : "", e->kind,
+				e->weak ? ": its address is 0 at load" : "");
+	}
 	for (i = 0; i < k->res->nr_undecided; i++)
 		fprintf(f, "  not decided: %s\n", k->res->undecided[i]);
 }
@@ -154,6 +172,28 @@ static void print_json(FILE *f, const struct kernel *k)
 		fprintf(f, ",\"section\":");
 		cli_json_str(f, k->res->not_loaded[i].section);
 		fprintf(f, "}");
+	}
+	fprintf(f, "],\"externs\":[");
+	for (i = 0; i < k->res->nr_externs; i++) {
+		const struct rc_check_extern *e = &k->res->externs[i];
+
+		fprintf(f, "%s{\"name\":", i ? "," : "");
+		cli_json_str(f, e->name);
+		fprintf(f, ",\"kind\":\"%s\",\"weak\":%s,\"in_target\":%s}", e->kind,
+			e->weak ? "true" : "false",
+			e->in_target < 0 ? "null" : e->in_target ? "true" : "false");
+	}
+	fprintf(f, "],\"problems\":[");
+	for (j = 0; j < k->res->nr_problems; j++) {
+		fprintf(f, "%s{\"kind\":\"%s\",\"detail\":", j ? "," : "",
+			rc_check_kind_str(k->res->problems[j].kind));
+		cli_json_str(f, k->res->problems[j].detail);
+		fprintf(f, "}");
+	}
+	fprintf(f, "],\"not_decided\":[");
+	for (i = 0; i < k->res->nr_undecided; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		cli_json_str(f, k->res->undecided[i]);
 	}
 	fprintf(f, "]}");
 }

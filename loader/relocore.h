@@ -552,6 +552,23 @@ struct rc_check_prog {
 
 #define RC_CHECK_MAX_NOTES 4
 
+/* An extern of the object as libbpf collects it when it opens the object
+ * (an undefined global or weak symbol of no type), and what check makes
+ * of it on the target.  Since 1.2. */
+struct rc_check_extern {
+	char name[128];
+	/* "kconfig" (.kconfig: libbpf fills it from the kernel's config),
+	 * "ksym" (a typed __ksym variable: its BTF id in the kernel),
+	 * "ksym_untyped" (its address from kallsyms, no type), "kfunc", or
+	 * "none" (in no DATASEC libbpf knows: libbpf refuses the object) */
+	const char *kind;
+	bool weak;
+	/* kfunc, ksym: 1 the target's BTF has it, 0 not (a weak one is then
+	 * 0 at load, a strong one fails the load), -1 not known here (a
+	 * minimized target; kconfig and ksym_untyped: never from BTF) */
+	int in_target;
+};
+
 /* The answer of rc_check_object: the caller's, rc_check_free frees it
  * and everything it points to. */
 struct rc_check {
@@ -567,6 +584,14 @@ struct rc_check {
 	 * only (ok false, no problems).  Since 1.2. */
 	int nr_not_loaded;
 	struct rc_check_prog *not_loaded;
+	/* The object's externs, in its symbol table's order.  Since 1.2. */
+	int nr_externs;
+	struct rc_check_extern *externs;
+	/* The object's own problems (libbpf refuses to open or load the
+	 * whole object: externs, maps, open), also each program's: here
+	 * even when no program is loaded.  Since 1.2. */
+	int nr_problems;
+	struct rc_check_problem *problems;
 };
 
 /* "relocation", "attach", "helper", "map", "program_type", "open",

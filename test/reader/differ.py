@@ -59,6 +59,11 @@ def libbpf_open(opener, path):
     return True, "", progs, lines[1:]
 
 
+def libbpf_externs(lines):
+    """libbpf's externs (libbpf_open's extern lines): {(name, kcfg|ksym)}"""
+    return {tuple(l.split(" ")[1:3]) for l in lines if l.startswith("extern ")}
+
+
 def decisions(explain_json):
     """explain --json's decisions, without what depends on the target's
     numbering (a minimized BTF numbers its types and members anew: type
@@ -74,20 +79,23 @@ def decisions(explain_json):
 
 
 def relocore_read(relocore, path, btf):
-    """(accepted, reasons, progs set, rc)"""
+    """(accepted, reasons, progs set, externs set, rc); externs as libbpf
+    names their kinds: kcfg, ksym (typed, typeless, kfunc)"""
     rc, out, err = run([relocore, "check", path, "--btf", btf, "--json"])
     if rc == 2 or not out.strip():
-        return False, [err.strip()], set(), rc
+        return False, [err.strip()], set(), set(), rc
     doc = json.loads(out.splitlines()[0])
+    exts = {(e["name"], "kcfg" if e["kind"] == "kconfig" else "ksym" if e["kind"] != "none" else "none")
+            for e in doc["kernels"][0]["externs"]}
     progs, opens = set(), []
     for p in doc["kernels"][0]["not_loaded"]:
         progs.add((p["name"], p["section"]))
     for p in doc["kernels"][0]["programs"]:
         progs.add((p["name"], p["section"]))
-        for pb in p["problems"]:
-            if pb["kind"] == "open" and pb["detail"] not in opens:
-                opens.append(pb["detail"])
-    return not opens, opens, progs, rc
+    for pb in doc["kernels"][0]["problems"]:	# the whole object's
+        if pb["kind"] == "open" and pb["detail"] not in opens:
+            opens.append(pb["detail"])
+    return not opens, opens, progs, exts, rc
 
 
 def main():
@@ -137,14 +145,15 @@ def main():
             table.setdefault(idiom, {})[cc] = "-"
 
     objs = sorted(f for f in os.listdir(objdir) if f.endswith(".o"))
-    counts = {"both-ok": 0, "both-refuse": 0, "disagree": 0, "relocs": 0, "by-new": 0, "libbpfs-differ": 0}
+    counts = {"both-ok": 0, "both-refuse": 0, "disagree": 0, "relocs": 0, "by-new": 0, "libbpfs-differ": 0,
+              "externs": 0}
     new_name, new_opener = a.opener2.split("=", 1) if a.opener2 else (None, None)
     for f in objs:
         path = os.path.join(objdir, f)
         obj = f[:-2]
         idiom, cc = obj.rsplit(".", 1)
         l_ok, l_why, l_progs, l_lines = libbpf_open(a.opener, path)
-        r_ok, r_whys, r_progs, _ = relocore_read(a.relocore, path, kernels[0][1])
+        r_ok, r_whys, r_progs, r_exts, _ = relocore_read(a.relocore, path, kernels[0][1])
         cell = ("ok" if l_ok else "refused") + "/" + ("ok" if r_ok else "refused")
         n_ok = None
         if new_opener:
@@ -175,6 +184,10 @@ def main():
         counts["both-ok"] += 1
         verdict(obj, "programs", l_progs == r_progs,
                 f"libbpf {sorted(l_progs - r_progs)} only, relocore {sorted(r_progs - l_progs)} only")
+        l_exts = libbpf_externs(l_lines)
+        counts["externs"] += len(l_exts)
+        verdict(obj, "externs", l_exts == r_exts,
+                f"libbpf {sorted(l_exts - r_exts)} only, relocore {sorted(r_exts - l_exts)} only")
         for kname, btf in kernels:
             # CO-RE decisions: libbpf's engine on relocore's JSON
             rc, ex, err = run([a.relocore, "explain", path, "--btf", btf, "--json"])
@@ -230,7 +243,8 @@ def main():
           f"{counts['disagree']} disagreements with libbpf 1.1" +
           (f" ({counts['by-new']} more where {new_name} decides as relocore; the two libbpfs differ on "
            f"{counts['libbpfs-differ']})" if new_opener else " (no second libbpf)") +
-          f"; {counts['relocs']} CO-RE decisions compared with libbpf's engine")
+          f"; {counts['relocs']} CO-RE decisions compared with libbpf's engine; "
+          f"{counts['externs']} externs (name, kind) compared with libbpf's")
     return 1 if fails else 0
 
 

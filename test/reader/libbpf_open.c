@@ -7,6 +7,8 @@
  *   open OBJ refused ERRNO: LAST LIBBPF WARNING (or its last message)
  *   prog NAME SECTION TYPE ATTACH_TYPE INSNS AUTOLOAD
  *   map NAME TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES FLAGS
+ *   extern NAME KIND      (kcfg or ksym: libbpf's debug message as it
+ *                          collects the externs; libbpf has no API for them)
  *
  * Linked against the system's libbpf (Debian 12: 1.1.2); `libbpf_open
  * --version` prints its version.  bpf_object__open_file reads the ELF,
@@ -24,11 +26,32 @@
  * refusals come without a warning) */
 static char last_warn[512], last_any[512];
 
+/* the externs libbpf collected: "extern (kcfg) #0: symbol 18, off 0, name X" */
+#define MAX_EXTERNS 256
+static char externs[MAX_EXTERNS][160];
+static int nr_externs;
+
+static void take_extern(const char *msg)
+{
+	const char *k = strstr(msg, "extern ("), *n = strstr(msg, ", name ");
+	int klen;
+
+	if (!k || !n || nr_externs >= MAX_EXTERNS || !strstr(msg, ": symbol "))
+		return;
+	k += strlen("extern (");
+	klen = (int)strcspn(k, ")");
+	n += strlen(", name ");
+	snprintf(externs[nr_externs++], sizeof(externs[0]), "%.*s %.*s",
+		 (int)strcspn(n, " \n"), n, klen, k);
+}
+
 static int on_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char *buf = level == LIBBPF_WARN ? last_warn : last_any, *nl;
 
 	vsnprintf(buf, sizeof(last_warn), fmt, ap);
+	if (level == LIBBPF_DEBUG)
+		take_extern(buf);
 	while ((nl = strchr(buf, '\n')) || (nl = strchr(buf, '\t')))
 		*nl = nl[1] ? ' ' : '\0';
 	return 0;
@@ -48,9 +71,10 @@ static int one(const char *path)
 	struct bpf_program *p;
 	struct bpf_map *m;
 	char b1[16], b2[16];
-	int err;
+	int err, i;
 
 	last_warn[0] = last_any[0] = '\0';
+	nr_externs = 0;
 	obj = bpf_object__open_file(path, NULL);
 	err = libbpf_get_error(obj);
 	if (err) {
@@ -79,6 +103,8 @@ static int one(const char *path)
 		       bpf_map__key_size(m), bpf_map__value_size(m),
 		       bpf_map__max_entries(m), bpf_map__map_flags(m));
 	}
+	for (i = 0; i < nr_externs; i++)
+		printf("extern %s\n", externs[i]);
 	bpf_object__close(obj);
 	return 0;
 }

@@ -15,8 +15,14 @@
 // RUN: %relocore check %t.o --btf %t.new.o > %t.txt 2>&1; echo rc=$? >> %t.txt
 // RUN: FileCheck %s < %t.txt
 // CHECK-NOT: refers to void
-// CHECK: untyped __ksym externs (first: {{bpf_prog_active|nosuch_sym}}): kallsyms, not in BTF: not checked
+// CHECK: untyped __ksym externs (first: {{bpf_prog_active|nosuch_sym}}): not in the target BTF (their addresses come from kallsyms at load): not checked
 // CHECK: rc=0
+// The externs as libbpf collects them, each with what the target's BTF
+// says of it: nothing, for a typeless one the BTF has no VAR or FUNC of.
+// RUN: %relocore check %t.o --btf %t.new.o --json | FileCheck --check-prefix=JSON %s
+// JSON-DAG: {"name":"bpf_prog_active","kind":"ksym_untyped","weak":false,"in_target":null}
+// JSON-DAG: {"name":"nosuch_sym","kind":"ksym_untyped","weak":true,"in_target":null}
+// JSON-DAG: "not_decided":["untyped __ksym externs
 // RUN: %relocore explain %t.o --btf %t.new.o > %t.ex.txt 2>&1; echo rc=$? >> %t.ex.txt
 // RUN: FileCheck --check-prefix=EXPLAIN %s < %t.ex.txt
 // EXPLAIN-NOT: refers to void

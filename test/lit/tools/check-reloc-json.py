@@ -13,7 +13,7 @@ import sys
 d = json.load(open(sys.argv[1]))
 k = d["kernels"]
 assert list(d) == ["object", "kernels"] and len(k) == 1, d
-assert list(k[0]) == ["release", "target", "programs", "not_loaded"], k[0]
+assert list(k[0]) == ["release", "target", "programs", "not_loaded", "externs", "problems", "not_decided"], k[0]
 assert k[0]["release"] is None, k[0]
 p = {x["name"]: x for x in k[0]["programs"]}
 assert all(list(x) == ["name", "section", "ok", "problems"] for x in p.values()), p
