@@ -338,8 +338,11 @@ static void undecided(struct ctx *c, struct rc_check *out)
 		if (k == EXT_KCONFIG)
 			rc_fmt(buf, sizeof(buf), ".kconfig externs (first: %s): the target's values are not known (give --kernel-release, --kconfig)",
 			       sy->name);
-		else if (k == EXT_KSYM_UNTYPED && chk_ext_present(c, sy, k) < 0)
-			rc_fmt(buf, sizeof(buf), "untyped __ksym externs (first: %s): not in the target BTF (their addresses come from kallsyms at load): not checked",
+		else if (k == EXT_KSYM_UNTYPED && sy->bind == STB_GLOBAL &&	/* weak: 0 if absent */
+			 chk_ext_present(c, sy, k) < 0)
+			rc_fmt(buf, sizeof(buf), chk_target_has(c, sy->name, BTF_KIND_VAR, NULL) ?
+			       "untyped __ksym externs (first: %s): variables, in kallsyms only with CONFIG_KALLSYMS_ALL (give --kconfig): not checked" :
+			       "untyped __ksym externs (first: %s): not in the target BTF (their addresses come from kallsyms at load): not checked",
 			       sy->name);
 		else if ((k == EXT_KFUNC || k == EXT_KSYM_TYPED) && chk_ext_present(c, sy, k) < 0)
 			rc_fmt(buf, sizeof(buf), "kfuncs and __ksym externs (first: %s): the target BTF has no FUNC/VAR to look in",
@@ -642,6 +645,8 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	    memmem(kc->config, kc->config_len, "CONFIG_FUNCTION_TRACER=y", 24) &&
 	    !memmem(kc->config, kc->config_len, "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y", 41))
 		c.no_trampolines = true;
+	c.kallsyms_vars = !kc || !kc->config ? -1 :
+			  !!memmem(kc->config, kc->config_len, "CONFIG_KALLSYMS_ALL=y", 21);
 	c.lbtf = rc_object_types(c.obj);
 	ret = read_elf(&c, err);
 	if (ret)

@@ -148,6 +148,9 @@ struct ctx {
 	/* the target's config says it has no BPF trampolines on ftrace
 	 * (no CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: arm64 before 6.4) */
 	bool no_trampolines;
+	/* the target's kallsyms lists variables (CONFIG_KALLSYMS_ALL): 1 it
+	 * does, 0 it does not (the config says so), -1 no config given */
+	int kallsyms_vars;
 	/* why the .kconfig externs could not be given their values (the
 	 * target's config was given): libbpf refuses the object the same */
 	char kconfig_err[200];

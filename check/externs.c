@@ -100,18 +100,25 @@ enum ext_kind chk_ext_kind(const struct ctx *c, const char *name)
 }
 
 /* Is a kfunc or __ksym @sym on the target?  1 yes, 0 no, -1 cannot say
- * (the target has no FUNCs: minimized; an untyped __ksym's address comes
- * from kallsyms, where more than BTF's VARs and FUNCs are: only a VAR or
- * FUNC of its name says yes) */
+ * (the target has no FUNCs: minimized).  An untyped __ksym's address comes
+ * from kallsyms, where more than BTF's VARs and FUNCs are: a FUNC of its
+ * name says yes; a VAR says yes only where kallsyms lists variables
+ * (CONFIG_KALLSYMS_ALL: Debian's arm64 6.1 has it off, and there libbpf
+ * fails to resolve a strong one), no where the config says it does not,
+ * and cannot say without the config; no VAR or FUNC cannot say. */
 int chk_ext_present(const struct ctx *c, const struct sym *sym, enum ext_kind k)
 {
 	if (k == EXT_KFUNC)
 		return c->no_funcs ? -1 : chk_target_has(c, sym->name, BTF_KIND_FUNC, NULL);
 	if (k == EXT_KSYM_TYPED)
 		return c->no_funcs ? -1 : chk_target_has(c, sym->name, BTF_KIND_VAR, NULL);
-	if (k == EXT_KSYM_UNTYPED)
-		return chk_target_has(c, sym->name, BTF_KIND_VAR, NULL) ||
-		       chk_target_has(c, sym->name, BTF_KIND_FUNC, NULL) ? 1 : -1;
+	if (k == EXT_KSYM_UNTYPED) {
+		if (chk_target_has(c, sym->name, BTF_KIND_FUNC, NULL))
+			return 1;
+		if (chk_target_has(c, sym->name, BTF_KIND_VAR, NULL))
+			return c->kallsyms_vars;
+		return -1;
+	}
 	return -1;
 }
 
@@ -148,6 +155,11 @@ int chk_extern_problems(struct ctx *c, struct rc_check_prog *p)
 		    (ret = chk_problem(p, RC_CHECK_KFUNC, false, -1,
 				       "%s '%s' is not in the target BTF (vmlinux or modules): libbpf refuses to load the object",
 				       k == EXT_KFUNC ? "kfunc" : "__ksym variable", s->name)))
+			return ret;
+		if (k == EXT_KSYM_UNTYPED && chk_ext_present(c, s, k) == 0 &&
+		    (ret = chk_problem(p, RC_CHECK_KFUNC, false, -1,
+				       "untyped __ksym '%s' is a variable, and the target's kallsyms lists none (its config has no CONFIG_KALLSYMS_ALL): libbpf refuses to load the object",
+				       s->name)))
 			return ret;
 	}
 	return 0;

@@ -26,6 +26,9 @@
 #include "cli.h"
 #include "load_opts.h"
 
+/* getopt values of long options without a short one (above any char) */
+#define OPT_JSON 0x100	/* below load_opts.h's LOPT_* (0x200...) */
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -589,7 +592,7 @@ int cmd_check(int argc, char **argv)
 		{ "kernel-release", required_argument, NULL, 'K' },
 		{ "kconfig", required_argument, NULL, 'k' },
 		{ "object", required_argument, NULL, 'O' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "no-kernel-btf", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -625,12 +628,9 @@ int cmd_check(int argc, char **argv)
 			if (add_btf_dir(&ks, &nk, optarg))
 				goto out;
 			break;
+		case OPT_JSON: jb.json = true; break;
 		case 'J':
 		case 'j':
-			if (c == 'j' && !optarg) {
-				jb.json = true;
-				break;
-			}
 			jobs = (int)strtol(optarg, &end, 10);
 			if (*end || jobs < 1 || jobs > 256) {
 				fprintf(stderr, "relocore check: --jobs takes 1 to 256, not '%s'\n", optarg);

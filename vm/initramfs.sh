@@ -16,6 +16,8 @@
 #          control /tests/neg/<example>.for-<kernel>.o: the objects already
 #          relocated on the host (`relocore reloc --btf`) for each kernel of
 #          the list
+#   idioms (on the kernels of RC_VM_IDIOMS: vm/lib.sh) /tests/idioms/*.o,
+#          the reader's idiom corpus as clang-19 builds it (test/reader)
 #   kernel (keyed by the kernel directory and the module list)
 #          /tests/baked/taskwatch.baked*.o (relocated and .kconfig-baked on
 #          the host for this kernel: `relocore reloc --kernel-release`),
@@ -299,12 +301,32 @@ if [ -n "${only:-}" ]; then
 		rm -rf "$t"
 	fi
 fi
+# --- the reader's idiom corpus (test/reader/run.sh builds it; the clang-19
+# objects): on the kernels of RC_VM_IDIOMS (vm/lib.sh), loaded both ways
+ilayer=
+if vm_idioms_on "$name"; then
+	iobjs=("$RC_BUILD"/reader/objs/*.clang-19.o)
+	if [ -s "${iobjs[0]}" ]; then
+		ilayer="$cache/idioms-$(vm_sha "${iobjs[@]}").cpio.gz"
+		if [ ! -s "$ilayer" ]; then
+			log "building the idiom layer (${#iobjs[@]} objects of build/reader/objs)"
+			t=$(mktemp -d "$cache/.idioms.XXXXXX")
+			mkdir -p "$t/tests/idioms"
+			cp "${iobjs[@]}" "$t/tests/idioms/"
+			cpio_gz "$t" "$ilayer"
+			rm -rf "$t"
+		fi
+	else
+		log "no idiom corpus in build/reader/objs (READER_BUILD_ONLY=1 bash test/reader/run.sh): none in this guest"
+	fi
+fi
 tkey=notools
 [ -z "$tlayer" ] || tkey=$(basename "$tlayer" .cpio.gz)
+[ -z "$ilayer" ] || tkey="$tkey-$(basename "$ilayer" .cpio.gz)"
 [ -z "$olayer" ] || tkey="$tkey-$(basename "$olayer" .cpio.gz)"
 img="$cache/$name-$key-$kkey-$tkey.img"
 if [ ! -s "$img" ]; then
-	cat "$base" "$klayer" ${tlayer:+"$tlayer"} ${olayer:+"$olayer"} >"$img.tmp.$$"
+	cat "$base" "$klayer" ${tlayer:+"$tlayer"} ${olayer:+"$olayer"} ${ilayer:+"$ilayer"} >"$img.tmp.$$"
 	mv "$img.tmp.$$" "$img"
 	# keep the cache small: of this kernel's images, the two newest (make
 	# demo's, with a part of the tools, and make check's, with all of them)

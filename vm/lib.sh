@@ -34,6 +34,17 @@ vm_tools_only() {
 	esac
 }
 
+# vm_idioms_on NAME: does kernel NAME's guest load the reader's idiom corpus
+# (test/reader: stock libbpf against relocore run)?  RC_VM_IDIOMS names the
+# kernels (default: Debian's 6.1 and 7.2 cloud kernels, the oldest and the
+# newest that load most of it; "" none).  About 90 s of guest time each.
+vm_idioms_on() {
+	case " ${RC_VM_IDIOMS-cloud-6.1 cloud-7.2} " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
 # vm_kernel NAME, vm_btf NAME: what vm/kernel.sh NAME (the kernel's
 # directory) and vm/kernel-btf.sh NAME (its BTF file) print.  Asking costs
 # 0.3-0.6 s (cache keys: the apt lists, the kernel build's hash) and a

@@ -76,6 +76,15 @@ if [ "$examples" = "$RC_BUILD/examples" ] && [ ! -s "$examples/taskwatch-clang19
 	rm -rf "$t19"
 fi
 echo "matrix: objects $(cd "$examples" && ls *.bpf.o | tr '\n' ' ')(compiled once, sha $(vm_sha "$examples"/*.bpf.o))"
+# the reader's idiom corpus, loaded both ways on the kernels of RC_VM_IDIOMS
+# (vm/lib.sh): test/reader/run.sh builds it (make check's reader suite,
+# before this one), or here once
+if [ -n "$(for k in "${names[@]}"; do vm_idioms_on "$k" && echo "$k"; done)" ] &&
+   ! ls "$RC_BUILD"/reader/objs/*.clang-19.o >/dev/null 2>&1; then
+	echo "matrix: building the reader's idiom corpus: READER_BUILD_ONLY=1 test/reader/run.sh"
+	READER_BUILD_ONLY=1 bash "$RC_ROOT/test/reader/run.sh" >"$out/idioms-build.log" 2>&1 ||
+		echo "matrix: the idiom corpus did not build (see $out/idioms-build.log): the guests load none"
+fi
 # the objects of each architecture of the list (vm/arch-objs.sh): on arm64
 # the same files, except those that read pt_regs or name x86_64's syscall
 # wrappers, compiled once more for arm64
@@ -150,8 +159,10 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 	fi
 	local a
 	a=$(vm_arch "$k")
+	local ni=0
+	! vm_idioms_on "$k" || ni=$(ls "$RC_BUILD"/reader/objs/*.clang-19.o 2>/dev/null | wc -l)
 	python3 "$RC_ROOT/test/vm/check.py" "$k" "$d/results" --objs "${objs[$a]}" --arch "$a" \
-		--host-objs "$examples" --host-btf "$(vm_btf "$k")" \
+		--host-objs "$examples" --host-btf "$(vm_btf "$k")" --idioms "$ni" \
 		--host-explain "$hx/$a" --summary "$d/summary.json" >"$d/check.txt" 2>&1
 	rc=$?
 	# Debian's libbpf-tools, both ways (vm/tools.sh, test/vm/tools-guest.sh)

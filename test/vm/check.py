@@ -159,8 +159,9 @@ class Decoder:
 
 
 class Kernel:
-    def __init__(self, name, res, objs, host_explain, arch="amd64", host_objs=None, host_btf=None):
+    def __init__(self, name, res, objs, host_explain, arch="amd64", host_objs=None, host_btf=None, idioms=0):
         self.name, self.res, self.objs, self.host_explain = name, res, objs, host_explain
+        self.idioms = idioms
         self.arch, self.host_objs, self.host_btf = arch, host_objs, host_btf
         self.config = {}
         for line in slurp(os.path.join(res, "config.txt")).splitlines():
@@ -475,6 +476,59 @@ class Kernel:
             self.row["sched"] = {"events": len(mine), "state": mine[0]["state"], "flags": mine[0]["flags"]}
         return errs
 
+    def check_ksymaddr(self):
+        """typeless __ksym externs: the addresses libbpf filled in at load
+        are the guest's /proc/kallsyms ones; a missing weak one is 0"""
+        truth = {}
+        for l in slurp(os.path.join(self.res, "run", "kallsyms.txt")).splitlines():
+            f = l.split()
+            if len(f) >= 3:
+                truth.setdefault(f[2], set()).add(int(f[0], 16))
+        out = read_jsonl(os.path.join(self.res, "run", "ksymaddr.out"))
+        vals = [r["value"] for r in out if r.get("map") == "addrs" and isinstance(r.get("value"), dict)]
+        want = truth.get("bpf_prog_active", set())
+        errs = []
+        if "relocore_no_such_symbol" in truth:
+            errs.append("the guest's kallsyms has relocore_no_such_symbol")
+        if len(want) != 1 or 0 in want:
+            return errs + [f"kallsyms gives no single non-zero address of bpf_prog_active: {sorted(want)}"]
+        if not vals:
+            return errs + ["no value in map addrs (the program never ran?)"]
+        v = vals[0]
+        if v.get("hits", 0) < 1:
+            errs.append("no sched_switch seen")
+        if v.get("active") not in want:
+            errs.append(f"&bpf_prog_active = {v.get('active'):#x}, kallsyms {min(want):#x}"
+                        if isinstance(v.get("active"), int) else f"active = {v.get('active')!r}")
+        if v.get("missing") != 0:
+            errs.append(f"the missing weak ksym's address is {v.get('missing')!r}, not 0")
+        if not errs:
+            self.row["ksym"] = f"{min(want):#x}"
+        return errs
+
+    def kallsyms_lacks(self, name):
+        """the guest's kallsyms has no @name (variables are listed only with
+        CONFIG_KALLSYMS_ALL: Debian's arm64 6.1 has it off)"""
+        f = os.path.join(self.res, "run", "kallsyms.txt")
+        return os.path.exists(f) and not any(
+            l.split()[2:3] == [name] for l in slurp(f).splitlines())
+
+    def check_ksym_unresolved(self, ex, name):
+        """a strong typeless __ksym the kernel's kallsyms lacks: libbpf
+        must refuse the object, naming the extern, before any program is
+        loaded (nothing half-done)"""
+        rc = slurp(os.path.join(self.res, "run", ex + ".rc")).strip()
+        err = slurp(os.path.join(self.res, "run", ex + ".err"))
+        errs = []
+        if rc == "0":
+            errs.append(f"loaded, though the guest's kallsyms has no {name}")
+        elif f"extern '{name}' (strong): not resolved" not in err:
+            errs.append(f"refused, but not for the unresolved extern {name}: " + err.strip()[-160:])
+        if self.result(ex + "/ksym-unresolved", errs):
+            self.lines.append(f"  note: vm/{self.name}/{ex}: the kernel's kallsyms lists no {name} "
+                              "(no CONFIG_KALLSYMS_ALL): refused at load, as libbpf must")
+        self.row.setdefault("examples", {})[ex] = "n/a"
+
     def check_skbdrop(self):
         truth = read_jsonl(os.path.join(self.res, "run", "skbdrop.truth.json"))
         evs = self.events("skbdrop", os.path.join(self.res, "run", "skbdrop.out"))
@@ -763,6 +817,44 @@ class Kernel:
         self.row["negative_shown"] = shown
         self.result("negative-control", errs + ([] if names else ["no negative runs"]))
 
+    def check_idioms(self, n):
+        """the reader's idiom corpus (test/reader), each object loaded and
+        not attached by stock libbpf (its own CO-RE) and by relocore run:
+        both load it, with the same programs, or both do not"""
+        d = os.path.join(self.res, "idioms")
+        names = sorted(f[:-len(".stock.rc")] for f in os.listdir(d) if f.endswith(".stock.rc")) \
+            if os.path.isdir(d) else []
+        errs, notes, both_ok, both_no = [], [], 0, 0
+        if len(names) != n:
+            errs.append(f"the guest loaded {len(names)} of the {n} idiom objects it was given")
+
+        def progs(path):
+            return sorted((r["program"], r.get("section")) for r in read_jsonl(path) if "program" in r)
+
+        def why(path):
+            ls = [l for l in slurp(path).splitlines() if l.strip() and not l.startswith("libbpf: prog '")]
+            return ls[-1][:160] if ls else "(nothing said)"
+        for b in names:
+            base = os.path.join(d, b)
+            s_ok = slurp(base + ".stock.rc").strip() == "0"
+            r_ok = slurp(base + ".run.rc").strip() == "0"
+            if s_ok != r_ok:
+                errs.append(f"{b}: stock libbpf {'loads it' if s_ok else 'does not: ' + why(base + '.stock.err')}, "
+                            f"relocore run {'loads it' if r_ok else 'does not: ' + why(base + '.run.err')}")
+            elif s_ok:
+                sp, rp = progs(base + ".stock.out"), progs(base + ".run.out")
+                if sp != rp:
+                    errs.append(f"{b}: loaded both ways, but stock libbpf loaded {sp}, relocore run {rp}")
+                both_ok += 1
+            else:
+                both_no += 1
+                notes.append(f"{b}: refused both ways: libbpf: {why(base + '.stock.err')}; "
+                             f"relocore run: {why(base + '.run.err')}")
+        for x in notes:
+            self.lines.append(f"  note: vm/{self.name}/idioms: {x}")
+        self.row["idioms"] = f"{both_ok}+{both_no}/{len(names)}"
+        self.result("idioms", errs)
+
     def same_decisions(self, ex, k):
         """does the host's explain for kernel k decide exactly as the guest's?"""
         try:
@@ -807,6 +899,11 @@ class Kernel:
         else:
             self.check_example("tcpclose", self.check_tcpclose)
         self.check_example("taskwatch", self.check_taskwatch)
+        if os.path.exists(os.path.join(self.objs, "ksymaddr.bpf.o")):
+            if self.kallsyms_lacks("bpf_prog_active"):
+                self.check_ksym_unresolved("ksymaddr", "bpf_prog_active")
+            else:
+                self.check_example("ksymaddr", self.check_ksymaddr)
         # the same plain C compiled by clang-19 with the LLVM 19 plugin: the
         # same exact values
         if os.path.exists(os.path.join(self.objs, "taskwatch-clang19.bpf.o")):
@@ -816,6 +913,8 @@ class Kernel:
             self.check_stock(ex)
         self.check_baked()
         self.check_negative()
+        if self.idioms:
+            self.check_idioms(self.idioms)
         self.row["failed"] = self.failed
         self.row["status"] = "PASS" if not self.failed else "FAIL"
 
@@ -864,6 +963,7 @@ def table(paths, full_path=None):
             "stock": f"{sum(v == 'ok' for v in r.get('stock', {}).values())}/{len(r.get('stock', {}))}",
             "baked": r.get("baked", "-"),
             "neg": f"{r.get('negative_shown', 0)} wrong",
+            "idioms": r.get("idioms", "-"),
             "time": r.get("time", "-"), "result": r.get("status", "FAIL"),
         }
 
@@ -877,12 +977,14 @@ def table(paths, full_path=None):
 
     body = [cells(r) for r in rows]
     short = ["kernel", "arch", "release", "@pid", "@state", "reads", "examples", "stock", "baked", "neg",
-             "time", "result"]
+             "idioms", "time", "result"]
     render(short, body, sys.stdout)
     print("(@pid, @state: byte offsets relocore chose in that kernel's task_struct; reads: pid, tgid, ppid,")
     print(" comm, start time read by the CO-RE objects vs truth taken in the guest; examples, stock: passed/run")
     print(" under relocore run / stock libbpf; baked: relocated and .kconfig-baked on the host, stock libbpf, no")
-    print(" BTF; neg: objects relocated for other kernels that read wrong values or were refused, as they must)")
+    print(" BTF; neg: objects relocated for other kernels that read wrong values or were refused, as they must;")
+    print(" idioms: test/reader's clang-19 objects loaded by stock libbpf and by relocore run, both ways alike:")
+    print(" loaded+refused/given)")
     for r in rows:
         ob = r.get("objects", {})
         if ob.get("own"):
@@ -898,7 +1000,7 @@ def table(paths, full_path=None):
         with open(full_path, "w") as f:
             full = ["kernel", "arch", "release"] + [f"@{x}" for x in fields] + [
                 "pid", "tgid", "ppid", "comm", "start", "saved_st", "rt_cnt", "numa", "u_fault",
-                "examples", "stock", "baked", "neg", "time", "result"]
+                "examples", "stock", "baked", "neg", "idioms", "time", "result"]
             render(full, body, f)
             print("\nnegative control (objects relocated on the host for another kernel, run here):", file=f)
             for r in rows:
@@ -919,11 +1021,12 @@ def main():
     ap.add_argument("--host-btf")
     ap.add_argument("--table", nargs="+")
     ap.add_argument("--full-table")
+    ap.add_argument("--idioms", type=int, default=0, help="N: the guest was given N idiom objects")
     a = ap.parse_args()
     if a.table:
         table(a.table, a.full_table)
         return 0
-    k = Kernel(a.kernel, a.results, a.objs, a.host_explain, a.arch, a.host_objs, a.host_btf)
+    k = Kernel(a.kernel, a.results, a.objs, a.host_explain, a.arch, a.host_objs, a.host_btf, a.idioms)
     k.run()
     print("\n".join(k.lines))
     if a.summary:

@@ -58,6 +58,7 @@ mode_of() {
 	tcpclose) echo tcp ;;
 	skbdrop) echo drop ;;
 	taskwatch|taskwatch-clang19) echo taskexit ;;
+	ksymaddr) echo getpid ;;	# any: sched_switch fires anyway
 	*) echo none ;;
 	esac
 }
@@ -69,6 +70,8 @@ trigger_args() { # MODE TRUTHFILE
 	esac
 }
 
+# the ground truth of ksymaddr's typeless ksyms: the kernel's own kallsyms
+grep -E ' (bpf_prog_active|relocore_no_such_symbol)$' /proc/kallsyms >$R/run/kallsyms.txt
 for obj in /tests/obj/*.bpf.o; do
 	ex=$(basename "$obj" .bpf.o)
 	mode=$(mode_of "$ex")
@@ -147,6 +150,22 @@ if [ "$nb" -gt 0 ] && [ -z "$BTFARG" ]; then
 	say "loadbench: $nb rounds per object"
 	loadbench "$nb" /tests/obj/*.bpf.o >$R/bench.txt 2>$R/bench.err
 	say "loadbench rc $?"
+fi
+# the reader's idiom corpus (test/reader; the clang-19 objects, on the
+# kernels vm/initramfs.sh gives them to): loaded, not attached, by stock
+# libbpf (its own CO-RE) and by relocore run; check.py compares the two
+if [ -d /tests/idioms ]; then
+	mkdir -p $R/idioms
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	for obj in /tests/idioms/*.o; do
+		b=$(basename "$obj" .o)
+		stockload "$obj" --load-only >$R/idioms/$b.stock.out 2>$R/idioms/$b.stock.err
+		echo $? >$R/idioms/$b.stock.rc
+		relocore run "$obj" --json --no-autoattach '*' --duration 0 --no-maps \
+			>$R/idioms/$b.run.out 2>$R/idioms/$b.run.err
+		echo $? >$R/idioms/$b.run.rc
+	done
+	say "idioms: $(ls /tests/idioms | wc -l) objects loaded both ways ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
 fi
 # Debian's libbpf-tools, both ways (vm/tools.sh's layer)
 [ -f /tests/tools-guest.sh ] && sh /tests/tools-guest.sh >$R/tools.log 2>&1

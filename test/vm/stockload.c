@@ -11,6 +11,7 @@
  * relocore code (not even a shared header), or it would prove nothing.
  *
  *   stockload OBJ [--btf FILE] [--duration SECS] [-v] [-- COMMAND...]
+ *   stockload OBJ --load-only [--btf FILE] [-v]
  *
  * Opens, loads and attaches every program (by section name), runs COMMAND
  * once attached, reads the ring buffers until COMMAND exits (+0.2 s) or
@@ -22,6 +23,10 @@
  *   {"attached":N}
  *   {"event":MAP,"value":"<hex bytes>"}         one per ring buffer record
  *   {"events":N}
+ * --load-only: open and load, print {"program":NAME,"section":SEC} for each
+ * program loaded and {"loaded":N}, attach nothing (test/vm/guest-tests.sh
+ * compares it with `relocore run --no-autoattach '*'` on the reader's
+ * idiom corpus).
  * (events are raw bytes, exactly as `relocore run` prints records whose
  * type is not in the object's BTF; test/vm/check.py decodes both alike).
  * -v: libbpf's debug log on stderr (its CO-RE decisions: "relo #N: ...").
@@ -151,7 +156,7 @@ int main(int argc, char **argv)
 	struct bpf_object *obj;
 	struct bpf_map *map;
 	char **cmd = NULL;
-	int i, nr_links = 0, nr_rb = 0, ret = 1;
+	int i, nr_links = 0, nr_rb = 0, ret = 1, load_only = 0;
 	pid_t child = -1;
 	long total = 0;
 
@@ -165,6 +170,8 @@ int main(int argc, char **argv)
 			duration = atof(argv[++i]);
 		} else if (!strcmp(argv[i], "-v")) {
 			verbose = 1;
+		} else if (!strcmp(argv[i], "--load-only")) {
+			load_only = 1;
 		} else if (!path && argv[i][0] != '-') {
 			path = argv[i];
 		} else {
@@ -174,7 +181,7 @@ int main(int argc, char **argv)
 	}
 	if (!path || (cmd && !*cmd)) {
 		fprintf(stderr, "usage: stockload OBJ [--btf FILE] [--duration SECS] [-v] "
-			"[-- COMMAND...]\n");
+			"[-- COMMAND...]\n       stockload OBJ --load-only [--btf FILE] [-v]\n");
 		return 2;
 	}
 	libbpf_set_print(print_fn);
@@ -200,6 +207,23 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	print_kconfig(obj);
+	if (load_only) {
+		int n = 0;
+
+		bpf_object__for_each_program(prog, obj) {
+			if (bpf_program__fd(prog) < 0)
+				continue;
+			printf("{\"program\":");
+			json_str(bpf_program__name(prog));
+			printf(",\"section\":");
+			json_str(bpf_program__section_name(prog));
+			printf("}\n");
+			n++;
+		}
+		printf("{\"loaded\":%d}\n", n);
+		ret = 0;
+		goto out;
+	}
 	bpf_object__for_each_program(prog, obj) {
 		struct bpf_link *l;
 

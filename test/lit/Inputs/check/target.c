@@ -77,3 +77,8 @@ SEC("text") int __x64_sys_bpf(int fd) { return fd; }
 /* SYSCALL_DEFINE0(getpid): BTF has __do_sys_getpid, not the wrapper */
 SEC("text") int __do_sys_getpid(int fd) { return fd; }
 SEC("text") int bpf_lsm_file_open(int f) { return f; }
+
+#ifdef PROG_ACTIVE
+/* a kernel variable (a per-CPU int in vmlinux): a BTF VAR of its name */
+int bpf_prog_active;
+#endif
