@@ -42,6 +42,7 @@
  *                 cannot decide (notes); the options (rc_check_opts)
  * check_internal.h holds what they share (struct ctx).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -589,6 +590,26 @@ static int list_not_loaded(struct ctx *c, struct rc_check *out, size_t sec,
 	return p->name && p->section ? 0 : -ENOMEM;
 }
 
+/* each map's type as the target's enum bpf_map_type names it ("array" for
+ * BPF_MAP_TYPE_ARRAY, as libbpf_bpf_map_type_str does) */
+static void map_type_names(struct ctx *c, struct rc_check *out)
+{
+	const struct btf_type *e = chk_target_enum(c, "bpf_map_type");
+	int i;
+
+	for (i = 0; i < out->nr_maps; i++) {
+		struct rc_check_map *m = &out->maps[i];
+		const char *n = chk_enum_name(c, e, m->type);
+		char *p;
+
+		if (!n || strncmp(n, "BPF_MAP_TYPE_", 13))
+			continue;
+		rc_fmt(m->type_name, sizeof(m->type_name), "%s", n + 13);
+		for (p = m->type_name; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+	}
+}
+
 struct rc_check *rc_check_object(const struct rc_object *obj,
 				 const struct rc_target *target,
 				 const struct rc_kconfig *kc,
@@ -673,6 +694,10 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	ret = chk_list_externs(&c, obj, out);
 	if (ret)
 		goto fail;
+	ret = chk_list_maps(obj, out);
+	if (ret)
+		goto fail;
+	map_type_names(&c, out);
 	ret = whole_object_problems(&c, out);
 	if (ret)
 		goto fail;
@@ -721,6 +746,7 @@ void rc_check_free(struct rc_check *r)
 	free(r->progs);
 	free(r->not_loaded);
 	free(r->externs);
+	free(r->maps);
 	free(r->problems);
 	free(r);
 }

@@ -187,6 +187,7 @@ int chk_target_nr_params(const struct ctx *c, const char *name, int kind);
 const struct btf_type *chk_target_enum(const struct ctx *c, const char *ename);
 bool chk_enum_has_name(const struct ctx *c, const struct btf_type *t, const char *val);
 bool chk_enum_has_value(const struct ctx *c, const struct btf_type *t, int64_t v);
+const char *chk_enum_name(const struct ctx *c, const struct btf_type *t, int64_t v);
 /* c->helpers, c->nr_helpers from enum bpf_func_id.  0 or -ENOMEM. */
 int chk_load_helpers(struct ctx *c);
 
@@ -208,6 +209,8 @@ int chk_list_externs(struct ctx *c, const struct rc_object *orig, struct rc_chec
 
 /* Each map's type and size, a legacy "maps" section: problems of @p. */
 int chk_map_problems(struct ctx *c, struct rc_check_prog *p);
+/* The maps libbpf makes when it opens @obj (rc_check.maps). */
+int chk_list_maps(const struct rc_object *obj, struct rc_check *out);
 
 /* ---- open.c: what else libbpf refuses at open ---- */
 

@@ -5,8 +5,12 @@
  * (max_entries 0 "needs" user space to set it, unless the kernel or
  * libbpf sizes that type itself); a legacy "maps" section libbpf 1.0
  * refuses at open.  Maps are created for the whole object, so a map
- * problem is every program's.
+ * problem is every program's.  And the maps themselves, as libbpf makes
+ * them at open (chk_list_maps): test/reader compares them with libbpf's.
  */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_internal.h"
@@ -96,4 +100,166 @@ int chk_map_problems(struct ctx *c, struct rc_check_prog *p)
 				       "legacy 'maps' section: libbpf 1.0 and later refuse to open the object (use BTF-defined maps in .maps)")))
 			return ret;
 	return check_maps(c, p);
+}
+
+/* ---- the maps libbpf makes at open (rc_check.maps) ---- */
+
+static int add_map(struct rc_check *out, size_t *cap, const char *name, const char *sec,
+		   uint32_t type, uint32_t key, uint32_t value, uint32_t max, uint32_t flags)
+{
+	struct rc_check_map *m;
+
+	if ((size_t)out->nr_maps == *cap) {
+		size_t n = *cap ? *cap * 2 : 8;
+
+		m = realloc(out->maps, n * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		out->maps = m;
+		*cap = n;
+	}
+	m = &out->maps[out->nr_maps++];
+	memset(m, 0, sizeof(*m));
+	rc_fmt(m->name, sizeof(m->name), "%s", name);
+	rc_fmt(m->section, sizeof(m->section), "%s", sec);
+	m->type = type;
+	m->key_size = key;
+	m->value_size = value;
+	m->max_entries = max;
+	m->flags = flags;
+	return 0;
+}
+
+/* the size of what member @m (__type(key, T): PTR -> T) points to */
+static uint32_t map_ptr_size(const struct rc_btf *btf, const struct btf_member *m)
+{
+	const struct btf_type *t = rc_type(btf, m->type);
+	int64_t sz;
+
+	if (!t || !btf_is_ptr(t) || (sz = rc_btf_resolve_size(btf, t->type)) < 0)
+		return 0;
+	return (uint32_t)sz;
+}
+
+/* libbpf lets user space mmap a data map (BPF_F_MMAPABLE) when the object's
+ * BTF has a DATASEC of its section with a variable that is not static */
+static bool data_mmapable(const struct rc_btf *btf, const char *sec)
+{
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *ds;
+	int id, i;
+
+	if (!btf || (id = rc_btf_find_by_name_kind(btf, sec, BTF_KIND_DATASEC)) <= 0)
+		return false;
+	ds = rc_type(btf, id);
+	vs = btf_var_secinfos(ds);
+	for (i = 0; i < btf_vlen(ds); i++, vs++) {
+		const struct btf_type *v = rc_type(btf, vs->type);
+
+		if (v && btf_is_var(v) && btf_var(v)->linkage != BTF_VAR_STATIC)
+			return true;
+	}
+	return false;
+}
+
+#define MAP_ARRAY 2
+#define MAP_STRUCT_OPS 26
+#define F_RDONLY_PROG 0x80
+#define F_MMAPABLE 0x400
+
+int chk_list_maps(const struct rc_object *obj, struct rc_check *out)
+{
+	const struct rc_btf *btf = rc_object_types(obj);
+	const struct rc_elf_sec *es;
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *ds;
+	size_t cap = 0, i, nsecs;
+	int64_t ksz;
+	int id, j, k, ret;
+
+	/* BTF-defined maps, in .maps's DATASEC order */
+	if (btf && (id = rc_btf_find_by_name_kind(btf, ".maps", BTF_KIND_DATASEC)) > 0) {
+		ds = rc_type(btf, id);
+		vs = btf_var_secinfos(ds);
+		for (j = 0; j < btf_vlen(ds); j++, vs++) {
+			const struct btf_type *var = rc_type(btf, vs->type), *st;
+			const struct btf_member *m;
+			uint32_t type = 0, key = 0, value = 0, max = 0, flags = 0;
+			bool has_values = false, has_value = false;
+
+			if (!var || !btf_is_var(var) ||
+			    !(st = rc_skip_mods_typedefs(btf, var->type, NULL)) || !btf_is_struct(st))
+				continue;
+			m = btf_members(st);
+			for (k = 0; k < btf_vlen(st); k++, m++) {
+				const char *n = rc_name(btf, m->name_off);
+
+				if (!n)
+					continue;
+				if (!strcmp(n, "type"))
+					map_uint(btf, m, &type);
+				else if (!strcmp(n, "max_entries"))
+					map_uint(btf, m, &max);
+				else if (!strcmp(n, "map_flags"))
+					map_uint(btf, m, &flags);
+				else if (!strcmp(n, "key_size"))
+					map_uint(btf, m, &key);
+				else if (!strcmp(n, "value_size"))
+					has_value = map_uint(btf, m, &value);
+				else if (!strcmp(n, "key"))
+					key = map_ptr_size(btf, m);
+				else if (!strcmp(n, "value"))
+					value = map_ptr_size(btf, m), has_value = true;
+				else if (!strcmp(n, "values"))
+					has_values = true;
+			}
+			/* __array(values, ...): map-in-map and prog arrays
+			 * hold 4-byte ids */
+			if (has_values && !has_value)
+				value = 4;
+			ret = add_map(out, &cap, rc_name(btf, var->name_off) ?: "", ".maps",
+				      type, key, value, max, flags);
+			if (ret)
+				return ret;
+		}
+	}
+	/* a map per global data section, in section order */
+	es = rc_object_sections(obj, &nsecs);
+	for (i = 1; i < nsecs; i++) {
+		const char *n = es[i].name;
+		bool ro = !strcmp(n, ".rodata") || !strncmp(n, ".rodata.", 8);
+		bool data = ro || !strcmp(n, ".data") || !strncmp(n, ".data.", 6);
+
+		/* (an empty one makes none: GCC writes an empty .bss) */
+		if (!es[i].size ||
+		    (es[i].type == SHT_PROGBITS ? !data || (es[i].flags & SHF_EXECINSTR)
+						: es[i].type != SHT_NOBITS || strcmp(n, ".bss")))
+			continue;
+		ret = add_map(out, &cap, n, n, MAP_ARRAY, 4, (uint32_t)es[i].size, 1,
+			      (ro ? F_RDONLY_PROG : 0) | (data_mmapable(btf, n) ? F_MMAPABLE : 0));
+		if (ret)
+			return ret;
+	}
+	/* the .kconfig externs' values */
+	if (btf && (ksz = rc_kconfig_map_size(btf)) > 0 &&
+	    (ret = add_map(out, &cap, ".kconfig", ".kconfig", MAP_ARRAY, 4, (uint32_t)ksz, 1,
+			   F_RDONLY_PROG | (data_mmapable(btf, ".kconfig") ? F_MMAPABLE : 0))))
+		return ret;
+	/* a struct_ops map per variable of .struct_ops */
+	if (btf && (id = rc_btf_find_by_name_kind(btf, ".struct_ops", BTF_KIND_DATASEC)) > 0) {
+		ds = rc_type(btf, id);
+		vs = btf_var_secinfos(ds);
+		for (j = 0; j < btf_vlen(ds); j++, vs++) {
+			const struct btf_type *var = rc_type(btf, vs->type);
+			int64_t sz;
+
+			if (!var || !btf_is_var(var) || (sz = rc_btf_resolve_size(btf, var->type)) < 0)
+				continue;
+			ret = add_map(out, &cap, rc_name(btf, var->name_off) ?: "", ".struct_ops",
+				      MAP_STRUCT_OPS, 4, (uint32_t)sz, 1, 0);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }

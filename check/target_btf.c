@@ -142,6 +142,25 @@ static bool enum_has(const struct ctx *c, const struct btf_type *t,
 	return false;
 }
 
+/* The name of value @v of enum @t (not a *_UNSPEC / __*_MAX_* bookend), or
+ * NULL */
+const char *chk_enum_name(const struct ctx *c, const struct btf_type *t, int64_t v)
+{
+	const struct btf_enum *m;
+	int i;
+
+	if (!t || !btf_is_enum(t))
+		return NULL;
+	m = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = rc_name(c->vml, m->name_off);
+
+		if (n && m->val == v && strncmp(n, "__", 2) && !strstr(n, "_UNSPEC"))
+			return n;
+	}
+	return NULL;
+}
+
 /* Is @val a name of enum @t? */
 bool chk_enum_has_name(const struct ctx *c, const struct btf_type *t, const char *val)
 {

@@ -86,7 +86,9 @@ LOAD_HELP
 "  --json           {\"object\",\"kernels\":[{\"release\",\"target\",\"programs\":\n"
 "                   [{\"name\",\"section\",\"ok\",\"problems\":[{\"kind\",\"detail\"}]}],\n"
 "                   \"not_loaded\":[{\"name\",\"section\"}],\"externs\":[{\"name\",\n"
-"                   \"kind\",\"weak\",\"in_target\"}],\"problems\":[...],\n"
+"                   \"kind\",\"weak\",\"in_target\"}],\"maps\":[{\"name\",\"section\",\n"
+"                   \"type\",\"type_name\",\"key_size\",\"value_size\",\"max_entries\",\n"
+"                   \"flags\"}],\"problems\":[...],\n"
 "                   \"not_decided\":[...]}]}  (problems: the whole object's,\n"
 "                   also every program's; there when no program is loaded)\n"
 "                   (kind: kconfig, ksym, ksym_untyped, kfunc, none;\n"
@@ -185,6 +187,22 @@ static void print_json(FILE *f, const struct kernel *k)
 		fprintf(f, ",\"kind\":\"%s\",\"weak\":%s,\"in_target\":%s}", e->kind,
 			e->weak ? "true" : "false",
 			e->in_target < 0 ? "null" : e->in_target ? "true" : "false");
+	}
+	fprintf(f, "],\"maps\":[");
+	for (i = 0; i < k->res->nr_maps; i++) {
+		const struct rc_check_map *m = &k->res->maps[i];
+
+		fprintf(f, "%s{\"name\":", i ? "," : "");
+		cli_json_str(f, m->name);
+		fprintf(f, ",\"section\":");
+		cli_json_str(f, m->section);
+		fprintf(f, ",\"type\":%u,\"type_name\":", m->type);
+		if (m->type_name[0])
+			cli_json_str(f, m->type_name);
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"key_size\":%u,\"value_size\":%u,\"max_entries\":%u,\"flags\":%u}",
+			m->key_size, m->value_size, m->max_entries, m->flags);
 	}
 	fprintf(f, "],\"problems\":[");
 	for (j = 0; j < k->res->nr_problems; j++) {

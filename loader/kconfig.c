@@ -150,6 +150,61 @@ bool rc_kconfig_type_ok(const struct rc_btf *btf, uint32_t id)
 	return kcfg_type(btf, id, &is_signed, &size, &align) != KCFG_UNKNOWN;
 }
 
+struct kcfg_slot {
+	const char *name;
+	uint32_t size, align;
+};
+
+/* libbpf's order of its .kconfig map: alignment descending, then size
+ * ascending, then name */
+static int kcfg_slot_cmp(const void *pa, const void *pb)
+{
+	const struct kcfg_slot *a = pa, *b = pb;
+
+	if (a->align != b->align)
+		return a->align > b->align ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The size of the map libbpf makes of @btf's .kconfig externs (the VARs of
+ * its DATASEC .kconfig, laid out in libbpf's order, each at its type's
+ * alignment): 0 without them, -1 for one libbpf cannot fill. */
+int64_t rc_kconfig_map_size(const struct rc_btf *btf)
+{
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *ds;
+	struct kcfg_slot *v;
+	int id, i, n;
+	uint64_t off = 0;
+
+	id = rc_btf_find_by_name_kind(btf, ".kconfig", BTF_KIND_DATASEC);
+	if (id <= 0 || !(ds = rc_type(btf, id)) || !(n = btf_vlen(ds)))
+		return 0;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -1;
+	vs = btf_var_secinfos(ds);
+	for (i = 0; i < n; i++, vs++) {
+		const struct btf_type *var = rc_type(btf, vs->type);
+		bool is_signed;
+
+		v[i].name = var && btf_is_var(var) ? rc_name(btf, var->name_off) : NULL;
+		if (!v[i].name ||
+		    kcfg_type(btf, var->type, &is_signed, &v[i].size, &v[i].align) == KCFG_UNKNOWN ||
+		    !v[i].align) {
+			free(v);
+			return -1;
+		}
+	}
+	qsort(v, n, sizeof(*v), kcfg_slot_cmp);
+	for (i = 0; i < n; i++)
+		off = (off + v[i].align - 1) / v[i].align * v[i].align + v[i].size;
+	free(v);
+	return (int64_t)off;
+}
+
 static void *ext_ptr(struct bake *b, const struct kcfg_ext *e)
 {
 	return b->data + e->off;

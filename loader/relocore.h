@@ -569,6 +569,23 @@ struct rc_check_extern {
 	int in_target;
 };
 
+/* A map libbpf makes of the object when it opens it: a BTF-defined map of
+ * .maps, a global data section's (.data, .rodata, .bss, .data.*,
+ * .rodata.*), the .kconfig externs', a struct_ops variable's.  Since 1.2. */
+struct rc_check_map {
+	/* its name: the variable's; for a data map, its section's name (libbpf's
+	 * "real name", which bpf_object__find_map_by_name takes; the kernel
+	 * sees it prefixed with the object's name and cut to 15 bytes) */
+	char name[128];
+	char section[64];	/* .maps, .struct_ops, or the data section */
+	uint32_t type;		/* enum bpf_map_type */
+	/* its name in the target's enum bpf_map_type, as libbpf names it
+	 * ("array", "lru_hash"): "" where the target has no such value */
+	char type_name[48];
+	uint32_t key_size, value_size, max_entries;
+	uint32_t flags;		/* map_flags, as libbpf sets them at open */
+};
+
 /* The answer of rc_check_object: the caller's, rc_check_free frees it
  * and everything it points to. */
 struct rc_check {
@@ -587,6 +604,10 @@ struct rc_check {
 	/* The object's externs, in its symbol table's order.  Since 1.2. */
 	int nr_externs;
 	struct rc_check_extern *externs;
+	/* The maps libbpf makes at open, in its order (BTF-defined, data,
+	 * .kconfig, struct_ops).  Since 1.2. */
+	int nr_maps;
+	struct rc_check_map *maps;
 	/* The object's own problems (libbpf refuses to open or load the
 	 * whole object: externs, maps, open), also each program's: here
 	 * even when no program is loaded.  Since 1.2. */

@@ -370,6 +370,10 @@ const struct rc_btf *rc_target_module(const struct rc_target *t, int i,
 /* Is BTF type @id of a kind libbpf fills for a .kconfig extern? (check:
  * libbpf refuses to open an object with another; kconfig.c) */
 bool rc_kconfig_type_ok(const struct rc_btf *btf, uint32_t id);
+/* The size of the map libbpf makes of the .kconfig externs of @btf (its
+ * layout: alignment descending, size ascending, name): 0 none, -1 a type
+ * libbpf cannot fill. */
+int64_t rc_kconfig_map_size(const struct rc_btf *btf);
 
 void rc_fmt(char *buf, size_t sz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

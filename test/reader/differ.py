@@ -64,6 +64,24 @@ def libbpf_externs(lines):
     return {tuple(l.split(" ")[1:3]) for l in lines if l.startswith("extern ")}
 
 
+def libbpf_maps(lines):
+    """libbpf's maps at open (libbpf_open's map lines): {(name, type, key
+    size, value size, max_entries, flags)}"""
+    return {tuple(l.split(" ")[1:7]) for l in lines if l.startswith("map ")}
+
+
+def kernel_map_name(objpath, real):
+    """the name libbpf 1.1 gives the map of data section @real (what
+    bpf_map__name says): the object's name (its file name up to the first
+    '.') cut to leave room for the section's name, none when that has a
+    '.' after the first, at most 15 bytes, other than [A-Za-z0-9_.] as '_'"""
+    obj = os.path.basename(objpath).split(".", 1)[0]
+    sfx = max(7, len(real))
+    pfx = 0 if "." in real[1:] else max(0, min(15 - sfx, len(obj)))
+    name = (obj[:pfx] + real[:sfx])[:15]
+    return "".join(c if c.isalnum() or c in "_." else "_" for c in name)
+
+
 def decisions(explain_json):
     """explain --json's decisions, without what depends on the target's
     numbering (a minimized BTF numbers its types and members anew: type
@@ -79,14 +97,19 @@ def decisions(explain_json):
 
 
 def relocore_read(relocore, path, btf):
-    """(accepted, reasons, progs set, externs set, rc); externs as libbpf
-    names their kinds: kcfg, ksym (typed, typeless, kfunc)"""
+    """(accepted, reasons, progs set, externs set, maps set, rc); externs
+    as libbpf names their kinds: kcfg, ksym (typed, typeless, kfunc); maps
+    as libbpf_maps, data maps by their kernel name"""
     rc, out, err = run([relocore, "check", path, "--btf", btf, "--json"])
     if rc == 2 or not out.strip():
-        return False, [err.strip()], set(), set(), rc
+        return False, [err.strip()], set(), set(), set(), rc
     doc = json.loads(out.splitlines()[0])
     exts = {(e["name"], "kcfg" if e["kind"] == "kconfig" else "ksym" if e["kind"] != "none" else "none")
             for e in doc["kernels"][0]["externs"]}
+    maps = {(kernel_map_name(path, m["name"]) if m["section"] not in (".maps", ".struct_ops") else m["name"],
+             m["type_name"] or str(m["type"]), str(m["key_size"]), str(m["value_size"]),
+             str(m["max_entries"]), str(m["flags"]))
+            for m in doc["kernels"][0]["maps"]}
     progs, opens = set(), []
     for p in doc["kernels"][0]["not_loaded"]:
         progs.add((p["name"], p["section"]))
@@ -95,7 +118,7 @@ def relocore_read(relocore, path, btf):
     for pb in doc["kernels"][0]["problems"]:	# the whole object's
         if pb["kind"] == "open" and pb["detail"] not in opens:
             opens.append(pb["detail"])
-    return not opens, opens, progs, exts, rc
+    return not opens, opens, progs, exts, maps, rc
 
 
 def main():
@@ -146,14 +169,14 @@ def main():
 
     objs = sorted(f for f in os.listdir(objdir) if f.endswith(".o"))
     counts = {"both-ok": 0, "both-refuse": 0, "disagree": 0, "relocs": 0, "by-new": 0, "libbpfs-differ": 0,
-              "externs": 0}
+              "externs": 0, "maps": 0}
     new_name, new_opener = a.opener2.split("=", 1) if a.opener2 else (None, None)
     for f in objs:
         path = os.path.join(objdir, f)
         obj = f[:-2]
         idiom, cc = obj.rsplit(".", 1)
         l_ok, l_why, l_progs, l_lines = libbpf_open(a.opener, path)
-        r_ok, r_whys, r_progs, r_exts, _ = relocore_read(a.relocore, path, kernels[0][1])
+        r_ok, r_whys, r_progs, r_exts, r_maps, _ = relocore_read(a.relocore, path, kernels[0][1])
         cell = ("ok" if l_ok else "refused") + "/" + ("ok" if r_ok else "refused")
         n_ok = None
         if new_opener:
@@ -188,6 +211,10 @@ def main():
         counts["externs"] += len(l_exts)
         verdict(obj, "externs", l_exts == r_exts,
                 f"libbpf {sorted(l_exts - r_exts)} only, relocore {sorted(r_exts - l_exts)} only")
+        l_maps = libbpf_maps(l_lines)
+        counts["maps"] += len(l_maps)
+        verdict(obj, "maps", l_maps == r_maps,
+                f"libbpf {sorted(l_maps - r_maps)} only, relocore {sorted(r_maps - l_maps)} only")
         for kname, btf in kernels:
             # CO-RE decisions: libbpf's engine on relocore's JSON
             rc, ex, err = run([a.relocore, "explain", path, "--btf", btf, "--json"])
@@ -244,7 +271,8 @@ def main():
           (f" ({counts['by-new']} more where {new_name} decides as relocore; the two libbpfs differ on "
            f"{counts['libbpfs-differ']})" if new_opener else " (no second libbpf)") +
           f"; {counts['relocs']} CO-RE decisions compared with libbpf's engine; "
-          f"{counts['externs']} externs (name, kind) compared with libbpf's")
+          f"{counts['externs']} externs (name, kind) and {counts['maps']} maps (name, type, key and "
+          f"value size, max_entries, flags) compared with libbpf's")
     return 1 if fails else 0
 
 

@@ -134,6 +134,15 @@ python3 "$here/differ.py" --work "$work" --relocore "$relocore" --opener "$opene
 	--oracle "$oracle" --expected "$here/expected.tsv" "${opener2[@]}" "${btfs[@]}"
 rc=$?
 
+# the maps of real objects (the crosscheck suite's corpus, when it ran)
+real=$(find "$root/build/crosscheck/corpus" "$root/build/crosscheck/examples" -name '*.o' 2>/dev/null | sort)
+if [ -n "$real" ]; then
+	# shellcheck disable=SC2086
+	python3 "$here/realmaps.py" --opener "$opener" --relocore "$relocore" --btf "${btfs[1]#*=}" $real || rc=1
+else
+	echo "reader: no real objects to compare maps on (the crosscheck suite has not run)"
+fi
+
 # the object-level fuzzer over the same corpus (objfuzz.py): a fixed seed,
 # so a run is repeatable; READER_FUZZ_SEED, READER_FUZZ_ROUNDS change it
 seed=${READER_FUZZ_SEED:-1}

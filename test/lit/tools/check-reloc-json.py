@@ -13,7 +13,10 @@ import sys
 d = json.load(open(sys.argv[1]))
 k = d["kernels"]
 assert list(d) == ["object", "kernels"] and len(k) == 1, d
-assert list(k[0]) == ["release", "target", "programs", "not_loaded", "externs", "problems", "not_decided"], k[0]
+assert list(k[0]) == ["release", "target", "programs", "not_loaded", "externs", "maps", "problems",
+                      "not_decided"], k[0]
+assert all(list(m) == ["name", "section", "type", "type_name", "key_size", "value_size", "max_entries", "flags"]
+           for m in k[0]["maps"]), k[0]["maps"]
 assert k[0]["release"] is None, k[0]
 p = {x["name"]: x for x in k[0]["programs"]}
 assert all(list(x) == ["name", "section", "ok", "problems"] for x in p.values()), p
