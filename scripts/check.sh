@@ -8,7 +8,11 @@
 # ones left: difffuzz the crosscheck corpus and the fuzzer's seeds).  In a
 # phase marked "two", two suites run side by side (most of them keep one
 # core busy; the machine has two); a "solo" suite runs alone (the VM suites
-# run a guest per core, crosscheck builds kernels).  Each suite's lines are
+# run a guest per core, crosscheck builds kernels).  An "idle" suite starts
+# with its phase, beside the others and outside their two slots, at the
+# lowest priority (nice 19): it takes only what they leave (the vm suite's
+# guests wait on timers: alone it keeps 0.9 of two cores busy).  Each
+# suite's lines are
 # printed together when it ends; its progress lines (downloads, kernel
 # builds, guests) as they come, prefixed with its name.
 #   RC_SUITES="unit lit ..."   only those suites, by name
@@ -27,12 +31,12 @@ suites=(
 	"badinput      2 two  bash test/badinput/run.sh"
 	"selftests     2 two  bash test/selftests/run.sh"
 	"crosscheck    3 solo bash test/crosscheck/run.sh"
-	"difffuzz      4 two  bash test/crosscheck/difffuzz.sh smoke 60"
 	"btf-extract   4 two  bash test/vm/btf-extract.sh"
 	"btfgen        4 two  bash test/btfgen/run.sh"
 	"reader        4 two  bash test/reader/run.sh"
 	"install       4 two  bash test/install/run.sh"
 	"deb           4 two  bash test/deb/run.sh"
+	"difffuzz      5 idle bash test/crosscheck/difffuzz.sh smoke 60"
 	"vm            5 solo rm -rf build/examples && bash vm/matrix.sh"
 	"kernel        6 solo bash test/kernel/run.sh"
 )
@@ -105,7 +109,7 @@ report() {
 	failed=$((failed + f))
 }
 
-declare -A cmd_of
+declare -A cmd_of pid_of idle_of
 running=()	# names of the suites running in the background
 reap() { # report the background suites that have ended
 	local n still=()
@@ -115,6 +119,19 @@ reap() { # report the background suites that have ended
 	running=("${still[@]}")
 }
 wait_all() { wait; reap; }
+# the background suites that hold one of the $jobs slots (not the idle ones)
+busy() {
+	local n c=0
+	for n in "${running[@]}"; do [ -n "${idle_of[$n]:-}" ] || c=$((c + 1)); done
+	echo "$c"
+}
+wait_busy() { # wait for the suites that hold a slot; idle ones run on
+	local n
+	for n in "${running[@]}"; do
+		[ -n "${idle_of[$n]:-}" ] || wait "${pid_of[$n]}" 2>/dev/null
+	done
+	reap
+}
 
 phase=
 for s in "${suites[@]}"; do
@@ -123,19 +140,29 @@ for s in "${suites[@]}"; do
 	rm -f "$log_dir/$name.result"
 	[ "$ph" = "$phase" ] || wait_all
 	phase=$ph
+	if [ "$mode" = idle ] && [ "$jobs" -gt 1 ]; then
+		echo "== suite $name (running at low priority, beside phase $ph): $cmd"
+		# (renice the subshell: what it starts inherits the priority)
+		( renice -n 19 -p "$BASHPID" >/dev/null; run_suite "$name" "$cmd" ) &
+		pid_of[$name]=$!
+		idle_of[$name]=1
+		running+=("$name")
+		continue
+	fi
 	if [ "$mode" = solo ] || [ "$jobs" -le 1 ]; then
-		wait_all
+		wait_busy
 		echo "== suite $name (running): $cmd"
 		run_suite "$name" "$cmd"
 		report "$name" "$cmd"
 		continue
 	fi
-	while [ "${#running[@]}" -ge "$jobs" ]; do
+	while [ "$(busy)" -ge "$jobs" ]; do
 		wait -n
 		reap
 	done
-	echo "== suite $name (running, $((${#running[@]} + 1)) side by side): $cmd"
+	echo "== suite $name (running, $(($(busy) + 1)) side by side): $cmd"
 	run_suite "$name" "$cmd" &
+	pid_of[$name]=$!
 	running+=("$name")
 done
 wait_all
