@@ -44,10 +44,10 @@ rc_time() { # KIND NAME START [NOTE]
 # machine costs and what a warm one does (the cache decides which)
 rc_cold_notice() {
 	if ls "$RC_CACHE"/kernel/out/*/.done >/dev/null 2>&1 && ls "$RC_CACHE"/kernels/*/vmlinuz >/dev/null 2>&1; then
-		echo "$1: warm cache ($RC_CACHE): kernels built and fetched before; make demo about 5 minutes, make check about 32, on 2 cores"
+		echo "$1: warm cache ($RC_CACHE): kernels built and fetched before; make demo about 5 minutes, make check about 33, on 2 cores"
 	else
 		echo "$1: cold cache ($RC_CACHE): the first run downloads Debian's kernels and builds our patched"
-		echo "$1:   kernels (about 10 minutes each on 2 cores; make demo builds 2, make check 3: make demo"
-		echo "$1:   about 31 minutes on a new machine, make check 67, measured; README: How long)"
+		echo "$1:   kernels (about 13 minutes each on 2 cores; make demo and make check build 2: make demo"
+		echo "$1:   about 31 minutes on a new machine, make check 63, measured; README: How long)"
 	fi
 }
