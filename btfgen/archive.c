@@ -283,9 +283,7 @@ int bg_archive_writer_finish(struct bg_archive_writer *w, const char *path,
 	size_t zlen, zcap;
 	uint32_t raw_sz, v;
 	uint64_t sz64;
-	char tmp[4096];
-	FILE *f = NULL;
-	bool ok;
+	struct rc_out o;
 	int ret = -EINVAL;
 
 	if (btf__dedup(w->all, NULL)) {
@@ -310,26 +308,11 @@ int bg_archive_writer_finish(struct bg_archive_writer *w, const char *path,
 	memcpy(hdr + 12, &v, 4);
 	sz64 = raw_sz;
 	memcpy(hdr + 16, &sz64, 8);
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	f = fopen(tmp, "wb");
-	ok = f && fwrite(hdr, 1, AR_HDR, f) == AR_HDR && fwrite(z, 1, zlen, f) == zlen;
-	if (f && fclose(f))
-		ok = false;
-	f = NULL;
-	if (!ok) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: write failed: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
+	if (rc_out_open(&o, path, err) || rc_out_write(&o, hdr, AR_HDR, err) ||
+	    rc_out_write(&o, z, zlen, err) || rc_out_commit(&o, err))
+		goto out;	/* the rc_out is closed, the temporary gone */
 	ret = 0;
 out:
-	if (f)
-		fclose(f);
 	free(z);
 	return ret;
 }
@@ -784,17 +767,12 @@ out:
 
 int bg_write_btf(const struct btf *btf, const char *path, struct rc_error *err)
 {
-	char tmp[4096];
 	uint32_t sz;
 	const void *raw = btf__raw_data(btf, &sz);
-	FILE *f;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	f = raw ? fopen(tmp, "wb") : NULL;
-	if (!f || fwrite(raw, 1, sz, f) != sz || fclose(f) || rename(tmp, path)) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: write failed: %s", path, strerror(errno));
-		unlink(tmp);
-		return -EIO;
+	if (!raw) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: out of memory", path);
+		return -ENOMEM;
 	}
-	return 0;
+	return rc_write_file(path, raw, sz, err);
 }

@@ -14,6 +14,7 @@
 
 #include "btfgen.h"
 #include "cli.h"
+#include "relocore_private.h"	/* rc_write_file: how a file is written */
 
 static void btfgen_usage(FILE *f)
 {
@@ -237,23 +238,6 @@ out:
 	return ret;
 }
 
-/* mkdir -p the directories of @path (not @path itself). */
-static int make_parents(const char *path)
-{
-	char buf[4096];
-	char *p;
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (p = buf + 1; (p = strchr(p, '/')); p++) {
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 /* relocore archive install ARCHIVE [--destdir DIR] [-o PATH]: check every
  * kernel of ARCHIVE reads back, then copy it (atomically) to PATH, by
  * default DESTDIR + RC_DEFAULT_ARCHIVE. */
@@ -267,10 +251,11 @@ static int archive_install(int argc, char **argv)
 	};
 	const char *src, *out = NULL, *destdir = getenv("DESTDIR"), *p;
 	struct rc_error err = { "" };
-	char dest[4096], tmp[4200], buf[1 << 16];
+	char dest[4096];
 	struct bg_archive *a;
-	int c, nr = 0, in = -1, fd = -1, ret = 1;
-	ssize_t n;
+	int c, nr = 0, ret = 1;
+	void *data = NULL;
+	size_t size;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
@@ -318,44 +303,21 @@ static int archive_install(int argc, char **argv)
 		fprintf(stderr, "relocore archive install: %s holds no kernel\n", src);
 		return 1;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", dest, (int)getpid());
-	if (make_parents(dest)) {
+	if (rc_make_dirs(dest, false)) {
 		fprintf(stderr, "relocore archive install: %s: cannot create its directory: %s\n",
 			dest, strerror(errno));
 		return 1;
 	}
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	fd = in < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (in < 0 || fd < 0) {
-		fprintf(stderr, "relocore archive install: %s: %s\n", in < 0 ? src : tmp,
-			strerror(errno));
-		goto out;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(fd, buf, n) != n) {
-			n = -1;
-			break;
-		}
-	if (n < 0 || fsync(fd) || close(fd)) {
-		fprintf(stderr, "relocore archive install: %s: %s\n", tmp, strerror(errno));
-		fd = -1;
-		unlink(tmp);
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, dest)) {
-		fprintf(stderr, "relocore archive install: %s: %s\n", dest, strerror(errno));
-		unlink(tmp);
+	/* whole or not at all: a reader of the old archive keeps reading it */
+	if (rc_file_read(src, &data, &size, &err) || rc_write_file(dest, data, size, &err)) {
+		fprintf(stderr, "relocore archive install: %s\n", err.msg);
 		goto out;
 	}
 	fprintf(stderr, "relocore archive install: %s (%d kernel%s) installed as %s\n",
 		src, nr, nr == 1 ? "" : "s", dest);
 	ret = 0;
 out:
-	if (fd >= 0)
-		close(fd);
-	if (in >= 0)
-		close(in);
+	free(data);
 	return ret;
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "relocore_private.h"	/* rc_out_*: how a file is written */
 
 static void usage(FILE *f)
 {
@@ -39,62 +40,6 @@ static void usage(FILE *f)
 "  -h, --help         this text\n");
 }
 
-/* Write @size bytes to @path through a temporary file and a rename. */
-static int write_file(const char *path, const void *data, size_t size,
-		      struct rc_error *err)
-{
-	size_t plen = strlen(path), done = 0;
-	char *tmp = malloc(plen + 16);
-	int fd;
-
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
-		free(tmp);
-		return -errno;
-	}
-	while (done < size) {
-		ssize_t n = write(fd, (const char *)data + done, size - done);
-
-		if (n <= 0)
-			break;
-		done += n;
-	}
-	if (done != size || fchmod(fd, 0644) || close(fd) || rename(tmp, path)) {
-		snprintf(err->msg, sizeof(err->msg), "%s: write failed: %s", path,
-			 strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -EIO;
-	}
-	free(tmp);
-	return 0;
-}
-
-/* mkdir -p @dir */
-static int mkdirs(const char *dir)
-{
-	char *p = strdup(dir), *q;
-	int ret = 0;
-
-	if (!p)
-		return -1;
-	for (q = p + 1; *q && !ret; q++)
-		if (*q == '/') {
-			*q = 0;
-			if (mkdir(p, 0755) && errno != EEXIST)
-				ret = -1;
-			*q = '/';
-		}
-	if (!ret && mkdir(p, 0755) && errno != EEXIST)
-		ret = -1;
-	free(p);
-	return ret;
-}
-
 int cmd_extract(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -110,7 +55,9 @@ int cmd_extract(int argc, char **argv)
 	struct rc_error err = { "" };
 	struct rc_embedded *v = NULL;
 	char **paths = NULL;
-	size_t n = 0, i, first = 0, last;
+	struct rc_out *outs = NULL;
+	size_t n = 0, i, first = 0, last, opened = 0;
+	int dirfd = -1;
 	void *buf = NULL;
 	size_t size;
 	int c, k, ret = 1;
@@ -160,23 +107,40 @@ int cmd_extract(int argc, char **argv)
 	if (!paths)
 		goto out;
 	if (!list) {
-		if (mkdirs(dir)) {
+		if (rc_make_dirs(dir, true)) {
+			fprintf(stderr, "relocore: %s: %s\n", dir, strerror(errno));
+			goto out;
+		}
+		/* all or nothing: every object written to its temporary first,
+		 * then each renamed into place */
+		outs = calloc(n, sizeof(*outs));
+		if (!outs)
+			goto out;
+		/* the directory opened once: every object lands in it */
+		dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dirfd < 0) {
 			fprintf(stderr, "relocore: %s: %s\n", dir, strerror(errno));
 			goto out;
 		}
 		for (i = first; i <= last; i++) {
 			if (asprintf(&paths[i], "%s/%s.o", dir, v[i].name) < 0) {
 				paths[i] = NULL;
-				goto out;
+				goto abort;
 			}
-			if (write_file(paths[i], (char *)buf + v[i].offset, v[i].size, &err)) {
-				fprintf(stderr, "relocore: %s\n", err.msg);
-				/* all or nothing */
-				while (i-- > first)
-					unlink(paths[i]);
-				goto out;
+			if (rc_out_open_in(&outs[i], dirfd, strrchr(paths[i], '/') + 1, paths[i], &err) ||
+			    rc_out_write(&outs[i], (char *)buf + v[i].offset, v[i].size, &err)) {
+				fprintf(stderr, "relocore: %s; nothing written\n", err.msg);
+				goto abort;
 			}
+			opened = i + 1;
 		}
+		for (i = first; i <= last; i++)
+			if (rc_out_commit(&outs[i], &err)) {
+				fprintf(stderr, "relocore: %s\n", err.msg);
+				for (i++; i <= last; i++)
+					rc_out_abort(&outs[i]);
+				goto out;
+			}
 	}
 	if (json) {
 		printf("{\"file\":");
@@ -201,7 +165,14 @@ int cmd_extract(int argc, char **argv)
 			       paths[i] ? " -> " : "", paths[i] ? paths[i] : "");
 	}
 	ret = 0;
+	goto out;
+abort:
+	for (i = first; i < opened; i++)
+		rc_out_abort(&outs[i]);
 out:
+	if (dirfd >= 0)
+		close(dirfd);
+	free(outs);
 	for (i = 0; paths && i < n; i++)
 		free(paths[i]);
 	free(paths);

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * elf_write.c - the library's one ELF writer.  Two things are written:
- *
- *   - an object's bytes to a file (rc_elf_write_file): a relocated object
- *     (rc_object_write) is the file as read with its instructions patched,
- *     written whole, so no ELF layout is done here;
- *   - a rewritten object (rc_elf_rewrite): the input's sections in their
- *     order, one section's data replaced, one new data section appended
- *     and symbols defined in it; libelf lays the result out.  Baking the
- *     .kconfig externs (kconfig.c) writes this way.
+ * elf_write.c - the library's one ELF writer: a rewritten object
+ * (rc_elf_rewrite), the input's sections in their order, one section's
+ * data replaced, one new data section appended and symbols defined in it;
+ * libelf lays the result out.  Baking the .kconfig externs (kconfig.c)
+ * writes this way.  (A relocated object is the file as read with its
+ * instructions patched, written whole by rc_object_write through
+ * outfile.c: no ELF layout.)
  *
  * Which section is which comes from the object's view (object.c); the
  * input is opened with libelf here only to copy its headers and data.
@@ -23,41 +21,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-int rc_elf_write_file(const char *path, const void *data, size_t size,
-		      struct rc_error *err)
-{
-	size_t plen = strlen(path), done = 0;
-	char *tmp = malloc(plen + 16);
-	int fd, ret = -EIO;
-
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	while (done < size) {
-		ssize_t n = write(fd, (const unsigned char *)data + done, size - done);
-
-		if (n <= 0)
-			break;
-		done += n;
-	}
-	if (done != size || fchmod(fd, 0644) || fsync(fd) || close(fd) ||
-	    rename(tmp, path)) {
-		rc_fmt(err->msg, sizeof(err->msg), "%s: write failed: %s", path,
-		       strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
-	return ret;
-}
 
 static int wfail(const struct rc_object *obj, const struct rc_elf_rewrite *w,
 		 struct rc_error *err, const char *fmt, ...)

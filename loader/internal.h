@@ -97,10 +97,6 @@ void rc_file_unmap(void *data, size_t size, bool mapped);
 
 /* elf_write.c, the one ELF writer. */
 
-/* Write @size bytes to @path whole or not at all (a temporary, renamed
- * into place; mode 0644): 0, -ENOMEM, or -EIO with @err. */
-int rc_elf_write_file(const char *path, const void *data, size_t size,
-		      struct rc_error *err);
 
 /* A symbol to define in the new section (STT_OBJECT, binding kept). */
 struct rc_elf_def {

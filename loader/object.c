@@ -7,7 +7,7 @@
  * open, and kept as a view (rc_object_sections, rc_object_symbols,
  * rc_object_rels in relocore_private.h) for kconfig baking and check.
  * Relocation patches the copy; writing emits it with the core_relo
- * records consumed (through elf_write.c).
+ * records consumed (through outfile.c, whole or not at all).
  */
 #include <errno.h>
 #include <gelf.h>
@@ -1034,7 +1034,7 @@ int rc_object_write(struct rc_object *obj, const char *path,
 		memcpy(len, obj->buf + off, 4);
 		memset(obj->buf + off, 0, 4);
 	}
-	ret = rc_elf_write_file(path, obj->buf, obj->size, err);
+	ret = rc_write_file(path, obj->buf, obj->size, err);
 	if (off)
 		memcpy(obj->buf + off, len, 4);
 	return ret;

@@ -24,7 +24,10 @@
  *                            check does not read the ELF a second time;
  *                            the target's modules (rc_target_module); the
  *                            BTF walk and reads btfgen uses too.
- * Nothing else: cli/ and bench/ use relocore.h (and btfgen.h).  Within
+ *   cli/extract.c, cli/btfgen_cmd.c
+ *                            rc_out_* and rc_write_file, the one way to
+ *                            write a file, and rc_make_dirs (outfile.c).
+ * Nothing else: the rest of cli/, and bench/, use relocore.h (and btfgen.h).  Within
  * loader/, internal.h includes it, so each declaration is written once.
  *
  * struct rc_btf is defined here, not left opaque: rc_type and rc_name
@@ -366,7 +369,6 @@ int rc_target_nr_modules(const struct rc_target *t);
 const struct rc_btf *rc_target_module(const struct rc_target *t, int i,
 				      const char **name);
 
-/* snprintf into a fixed buffer, never overflowing. */
 /* Is BTF type @id of a kind libbpf fills for a .kconfig extern? (check:
  * libbpf refuses to open an object with another; kconfig.c) */
 bool rc_kconfig_type_ok(const struct rc_btf *btf, uint32_t id);
@@ -375,6 +377,37 @@ bool rc_kconfig_type_ok(const struct rc_btf *btf, uint32_t id);
  * libbpf cannot fill. */
 int64_t rc_kconfig_map_size(const struct rc_btf *btf);
 
+/*
+ * outfile.c: the one way relocore writes a file, whole or not at all (an
+ * unnamed temporary in the destination's directory, fsync'd, renamed into
+ * place, the directory fsync'd; on any error the destination untouched and
+ * no temporary left; never through a planted link).  Each returns 0 or a
+ * negative errno with @err naming the path; on error @o is already closed.
+ */
+struct rc_out {
+	int fd, dirfd;
+	bool named;			/* the temporary has the name tmp */
+	char tmp[256];
+	char *path;			/* the destination, for messages */
+	const char *base;		/* its name in the directory */
+};
+int rc_out_open(struct rc_out *o, const char *path, struct rc_error *err);
+/* The same for the file @name (no '/') of the directory open as @dirfd
+ * (not closed; a writer of several files in one directory opens it once);
+ * messages name it @shown. */
+int rc_out_open_in(struct rc_out *o, int dirfd, const char *name, const char *shown,
+		   struct rc_error *err);
+int rc_out_write(struct rc_out *o, const void *data, size_t size, struct rc_error *err);
+/* Commit: @o is closed after it, whatever it returns. */
+int rc_out_commit(struct rc_out *o, struct rc_error *err);
+void rc_out_abort(struct rc_out *o);
+/* rc_out_open + rc_out_write + rc_out_commit */
+int rc_write_file(const char *path, const void *data, size_t size, struct rc_error *err);
+/* mkdir -p: the directories of @path, and @path itself when @whole;
+ * 0 or -errno (errno kept). */
+int rc_make_dirs(const char *path, bool whole);
+
+/* snprintf into a fixed buffer, never overflowing. */
 void rc_fmt(char *buf, size_t sz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

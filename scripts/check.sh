@@ -35,6 +35,7 @@ suites=(
 	"btfgen        4 two  bash test/btfgen/run.sh"
 	"reader        4 two  bash test/reader/run.sh"
 	"install       4 two  bash test/install/run.sh"
+	"faults        4 two  bash test/faults/run.sh"
 	"deb           4 two  bash test/deb/run.sh"
 	"difffuzz      5 idle bash test/crosscheck/difffuzz.sh smoke 60"
 	"vm            5 solo rm -rf build/examples && bash vm/matrix.sh"

@@ -9,7 +9,8 @@
 #          (test/vm/trigger.c, gcc -static), /bin/vlog (test/vm/vlog.c: a
 #          whole verifier log when a load is refused), /bin/stockload
 #          (test/vm/stockload.c: loads an object with stock libbpf only, which
-#          does the CO-RE itself), /bin/loadbench (test/vm/loadbench.c,
+#          does the CO-RE itself), /bin/bpfls (test/vm/bpfls.c: the progs,
+#          links, maps and pins the kernel holds), /bin/loadbench (test/vm/loadbench.c,
 #          run when RC_VM_BENCH=N is set: /etc/vm-bench), /tests/guest-tests.sh,
 #          /tests/obj/*.bpf.o (the example objects, compiled once on the host:
 #          $RC_VM_EXAMPLES, default build/examples), and for the negative
@@ -110,25 +111,22 @@ if [ ! -x "$trig" ]; then
 	mv "$trig.tmp.$$" "$trig"
 fi
 
-# --- vlog: loads a relocated object with a whole verifier log (diagnostics) --
-vsrc="$RC_ROOT/test/vm/vlog.c"
-vlog="$cache/vlog-$arch-$(vm_sha "$vsrc")"
-if [ ! -x "$vlog" ]; then
-	log "compiling test/vm/vlog.c (${CC[0]} -static, libbpf.a)"
-	"${CC[@]}" -static -O2 -Wall -o "$vlog.tmp.$$" "$vsrc" -lbpf -lelf -lz 2>&1 |
-		{ grep -v 'statically linked\|getpw' >&2 || true; }
-	mv "$vlog.tmp.$$" "$vlog"
-fi
-
-# --- stockload: stock libbpf loads a CO-RE object by itself (no relocore) -----
-ssrc="$RC_ROOT/test/vm/stockload.c"
-stockload="$cache/stockload-$arch-$(vm_sha "$ssrc")"
-if [ ! -x "$stockload" ]; then
-	log "compiling test/vm/stockload.c (${CC[0]} -static, libbpf.a)"
-	"${CC[@]}" -static -O2 -Wall -Wextra -o "$stockload.tmp.$$" "$ssrc" -lbpf -lelf -lz 2>&1 |
-		{ grep -v 'statically linked\|getpw' >&2 || true; }
-	mv "$stockload.tmp.$$" "$stockload"
-fi
+# --- guest tools on stock libbpf (libbpf.a, static), keyed by their source ---
+# libbpf_tool NAME: test/vm/NAME.c compiled; prints the binary's path
+libbpf_tool() {
+	local src="$RC_ROOT/test/vm/$1.c" bin
+	bin="$cache/$1-$arch-$(vm_sha "$src")"
+	if [ ! -x "$bin" ]; then
+		log "compiling test/vm/$1.c (${CC[0]} -static, libbpf.a)"
+		"${CC[@]}" -static -O2 -Wall -Wextra -o "$bin.tmp.$$" "$src" -lbpf -lelf -lz 2>&1 |
+			{ grep -v 'statically linked\|getpw' >&2 || true; }
+		mv "$bin.tmp.$$" "$bin"
+	fi
+	echo "$bin"
+}
+vlog=$(libbpf_tool vlog)		# a relocated object's whole verifier log
+stockload=$(libbpf_tool stockload)	# stock libbpf loads a CO-RE object by itself
+bpfls=$(libbpf_tool bpfls)		# the progs, links, maps and pins the kernel holds
 
 # --- loadbench: relocore's load vs libbpf's CO-RE load (bench/vm.sh) ---------
 bsrc="$RC_ROOT/test/vm/loadbench.c"
@@ -168,7 +166,7 @@ for k in $(vm_names); do
 done
 
 # --- base layer ---------------------------------------------------------------
-inputs=("$busybox" "$relocore" "$trig" "$vlog" "$stockload" "$loadbench" "$benchconf" "$VM_DIR/init.sh" "$RC_ROOT/test/vm/guest-tests.sh"
+inputs=("$busybox" "$relocore" "$trig" "$vlog" "$stockload" "$bpfls" "$loadbench" "$benchconf" "$VM_DIR/init.sh" "$RC_ROOT/test/vm/guest-tests.sh"
 	"$examples"/*.bpf.o "${negfiles[@]}")
 key=$( (for f in "${inputs[@]}"; do echo "${f##*/}"; done; cat "${inputs[@]}") | sha256sum | cut -c1-16)
 base="$cache/base-$key.cpio.gz"
@@ -191,6 +189,7 @@ if [ ! -s "$base" ]; then
 	install -m 755 "$trig" "$t/bin/trigger"
 	install -m 755 "$vlog" "$t/bin/vlog"
 	install -m 755 "$stockload" "$t/bin/stockload"
+	install -m 755 "$bpfls" "$t/bin/bpfls"
 	install -m 755 "$loadbench" "$t/bin/loadbench"
 	cp "$benchconf" "$t/etc/vm-bench"
 	install -m 644 "$RC_ROOT/test/vm/guest-tests.sh" "$t/tests/guest-tests.sh"

@@ -817,6 +817,42 @@ class Kernel:
         self.row["negative_shown"] = shown
         self.result("negative-control", errs + ([] if names else ["no negative runs"]))
 
+    def check_kills(self):
+        """relocore run killed at delays across its run (guest-tests.sh):
+        what the kernel held after each kill is what it held before the
+        first, and kills landed both before and after the programs were
+        attached"""
+        d = os.path.join(self.res, "kill")
+        if not os.path.isdir(d):
+            return self.result("kill", ["the guest ran no kill test (no /bin/bpfls?)"])
+        base = slurp(os.path.join(d, "baseline.txt"))
+        errs, attached, early, loaded = [], 0, 0, 0
+        n = 0
+        while os.path.exists(os.path.join(d, f"{n}.delay")):
+            delay = slurp(os.path.join(d, f"{n}.delay")).split()
+            after = slurp(os.path.join(d, f"{n}.after"))
+            before = slurp(os.path.join(d, f"{n}.before"))
+            if len(delay) < 2 or delay[1] != "137":
+                errs.append(f"kill {n}: relocore run was not killed (wait status {delay[1:]})")
+            if after != base:
+                extra = sorted(set(after.splitlines()) - set(base.splitlines()))
+                errs.append(f"kill {n} at {delay[0]}s: still held after it: {extra[:4]}")
+            if '"attached"' in slurp(os.path.join(d, f"{n}.out")):
+                attached += 1
+            elif "getpid_" in before:
+                loaded += 1
+            else:
+                early += 1
+            n += 1
+        if not n:
+            errs.append("no kill recorded")
+        elif not attached or not early + loaded:
+            errs.append(f"the kills did not span the run: {early} before loading, {loaded} "
+                        f"loaded, {attached} attached")
+        self.row["kills"] = f"{n} ({early} early, {loaded} loaded, {attached} attached)"
+        self.lines.append(f"# vm/{self.name}/kill: {self.row['kills']}")
+        return self.result("kill", errs)
+
     def check_idioms(self, n):
         """the reader's idiom corpus (test/reader), each object loaded and
         not attached by stock libbpf (its own CO-RE) and by relocore run:
@@ -913,6 +949,7 @@ class Kernel:
             self.check_stock(ex)
         self.check_baked()
         self.check_negative()
+        self.check_kills()
         if self.idioms:
             self.check_idioms(self.idioms)
         self.row["failed"] = self.failed

@@ -70,6 +70,42 @@ trigger_args() { # MODE TRUTHFILE
 	esac
 }
 
+# relocore run killed (SIGKILL) at delays across its run - relocating,
+# loading, attaching, collecting: nothing of it may stay loaded, attached
+# or pinned (bpfls: progs, links, maps, pins), and the next run (getpid's,
+# below, checked against ground truth) must work.  kill/N.before is what
+# the kernel held just before kill N, kill/N.out what relocore printed
+# ("attached" once attached), kill/N.after what it held once the kill was
+# done (a prog's id goes with its last reference: up to 2 s allowed);
+# test/vm/check.py judges them.  Stops after two kills that landed while
+# attached.
+KOBJ=/tests/obj/getpid.bpf.o
+if [ -x /bin/bpfls ] && [ -f $KOBJ ]; then
+	mkdir -p $R/kill
+	bpfls | sort >$R/kill/baseline.txt
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	i=0 att=0
+	for d in 0 0.01 0.03 0.06 0.1 0.15 0.2 0.3 0.45 0.7 1 1.5 2.5 4; do
+		relocore run $KOBJ --json --duration 30 $BTFARG >$R/kill/$i.out 2>$R/kill/$i.err &
+		p=$!
+		sleep $d
+		bpfls | sort >$R/kill/$i.before
+		kill -9 $p
+		wait $p 2>/dev/null
+		echo "$d $?" >$R/kill/$i.delay
+		n=0
+		while [ $n -lt 20 ] && ! bpfls | sort | cmp -s - $R/kill/baseline.txt; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		bpfls | sort >$R/kill/$i.after
+		grep -q '"attached"' $R/kill/$i.out && att=$((att + 1))
+		i=$((i + 1))
+		[ $att -ge 2 ] && break
+	done
+	say "kills: relocore run killed $i times ($att while attached) ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
+fi
+
 # the ground truth of ksymaddr's typeless ksyms: the kernel's own kallsyms
 grep -E ' (bpf_prog_active|relocore_no_such_symbol)$' /proc/kallsyms >$R/run/kallsyms.txt
 for obj in /tests/obj/*.bpf.o; do
