@@ -136,7 +136,11 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 		if (sh->type == SHT_PROGBITS) {
 			s->data = buf + sh->off;
 			s->data_size = sh->size;
-			s->konst = !strcmp(s->name, ".rodata.kconfig") &&
+			/* libbpf's read-only data maps (BPF_F_RDONLY_PROG,
+			 * frozen once written): the verifier reads their
+			 * bytes as constants */
+			s->konst = (!strcmp(s->name, ".rodata") ||
+				    !strncmp(s->name, ".rodata.", 8)) &&
 				   !(sh->flags & SHF_WRITE);
 		}
 		if (rc_elf_sec_is_code(sh)) {
@@ -181,6 +185,39 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 		}
 		for (i = 0; i < n; i++)
 			s->rel[s->nr_rel++] = (struct rel){ r[i].off / 8, r[i].sym };
+	}
+	/* what user space writes into the variables of the read-only data
+	 * before the load (where the symbol table puts them: the BTF's
+	 * offsets are clang's zeros until libbpf fixes them up) */
+	for (i = 0; i < c->opts->nr_sets; i++) {
+		const struct rc_check_set *set = &c->opts->sets[i];
+		const struct sym *y = NULL;
+		struct sec *s;
+
+		for (k = 0; k < c->nsyms && !y; k++)
+			if (set->name && c->syms[k].type == STT_OBJECT &&
+			    !strcmp(c->syms[k].name, set->name))
+				y = &c->syms[k];
+		if (!y || y->shndx >= c->nsecs || !c->secs[y->shndx].konst)
+			continue;	/* writable data: not a constant to the verifier */
+		s = &c->secs[y->shndx];
+		if (set->size != y->size || y->value > s->data_size ||
+		    set->size > s->data_size - y->value) {
+			rc_fmt(err->msg, sizeof(err->msg),
+			       "%s: check: a value of %zu bytes set for %s, a variable of %llu bytes at offset %llu of section %s (%zu bytes)",
+			       rc_object_name(c->obj), set->size, set->name,
+			       (unsigned long long)y->size, (unsigned long long)y->value, s->name,
+			       s->data_size);
+			return -EINVAL;
+		}
+		if (!s->data_copy) {
+			s->data_copy = malloc(s->data_size);
+			if (!s->data_copy)
+				goto nomem;
+			memcpy(s->data_copy, s->data, s->data_size);
+			s->data = s->data_copy;
+		}
+		memcpy(s->data_copy + y->value, set->data, set->size);
 	}
 	return 0;
 nomem:
@@ -378,6 +415,7 @@ static void ctx_free(struct ctx *c)
 	for (i = 0; c->secs && i < c->nsecs; i++) {
 		free(c->secs[i].rel);
 		free(c->secs[i].copy);
+		free(c->secs[i].data_copy);
 		free(c->secs[i].res);
 		if (c->slot)
 			free(c->slot[i]);
@@ -624,15 +662,19 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 				      const struct rc_check_opts *opts,
 				      struct rc_error *err)
 {
-	static const struct rc_check_opts none = { sizeof(none) };
-	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_types(target),
-			 .opts = opts && opts->sz >= sizeof(none) ? opts : &none };
+	struct rc_check_opts o = { sizeof(o) };
+	struct ctx c = { .obj = obj, .tg = target, .vml = rc_target_types(target), .opts = &o };
 	struct rc_check *out = calloc(1, sizeof(*out));
 	struct rc_error rerr = { "" };
 	struct rc_object *baked = NULL;
 	size_t i;
 	int ret = -ENOMEM, nbaked = 0;
 
+	/* the caller's options, as far as its struct reaches (one built
+	 * against an older header is shorter): the rest stay zero */
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	o.sz = sizeof(o);
 	if (!out)
 		goto fail;
 	/* every type of the target: the checks below read many of them */

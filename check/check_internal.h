@@ -52,8 +52,12 @@ struct sec {
 	const char *name;
 	bool exec;
 	bool konst;			/* read-only data whose bytes are the values
-					 * the kernel sees (.rodata.kconfig, baked) */
-	const unsigned char *data;	/* PROGBITS bytes */
+					 * the kernel sees: .rodata, .rodata.*
+					 * (.rodata.kconfig once baked), frozen
+					 * by libbpf */
+	const unsigned char *data;	/* PROGBITS bytes (konst: with the
+					 * caller's rc_check_opts.sets) */
+	unsigned char *data_copy;	/* data, when a set wrote over it */
 	size_t data_size;
 	size_t off, size;		/* instructions: file offset, bytes */
 	const struct bpf_insn *insns;	/* original (unrelocated) */

@@ -79,8 +79,9 @@ TARGET_HELP
 "                   archive BTF stands in for it): fentry/fexit/fmod_ret/\n"
 "                   lsm/iter/tp_btf programs cannot attach there\n"
 "What a tool's user space decides when it loads OBJ (the options of\n"
-"relocore run; programs it does not load are not listed; .rodata values\n"
-"(--set) are accepted and not used to prune branches; fentry/kprobe and\n"
+"relocore run; programs it does not load are not listed; the object's\n"
+".rodata values, with --set's written over them, prune branches as the\n"
+"verifier prunes on them (libbpf freezes .rodata); fentry/kprobe and\n"
 "tp_btf/raw_tp twins are decided as relocore run decides them):\n"
 LOAD_HELP
 "  --json           {\"object\",\"kernels\":[{\"release\",\"target\",\"programs\":\n"
@@ -254,6 +255,11 @@ static void set_check_opts(const struct load_opts *l)
 	check_opts.nr_user_attached = n;
 }
 
+/* Forward: the job of every worker (below). */
+struct job;
+static int encode_sets(struct job *jb, const struct load_opts *l);
+static void free_sets(struct job *jb);
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -275,6 +281,9 @@ static bool is_release(const char *s);
 struct job {
 	struct rc_object **objs;
 	int nobj;
+	/* per object, the --set values it has a variable for */
+	struct rc_check_set **sets;
+	size_t *nr_sets;
 	bool json;
 	const char *archive;		/* --all */
 	struct bg_archive *ar;		/* it, opened once (workers inherit it) */
@@ -283,6 +292,72 @@ struct job {
 	struct kref *ks;
 	int nk;
 };
+
+/* --set VAR=VALUE: per object, VAR's section, offset and value encoded by
+ * its BTF type (load_opts.c, as run writes it).  An object without VAR
+ * takes none; a VAR that no object has, or a VALUE that does not fit, is
+ * an error (said; -1). */
+static int encode_sets(struct job *jb, const struct load_opts *l)
+{
+	int o, i;
+
+	jb->sets = calloc(jb->nobj, sizeof(*jb->sets));
+	jb->nr_sets = calloc(jb->nobj, sizeof(*jb->nr_sets));
+	if (!jb->sets || !jb->nr_sets)
+		return -1;
+	for (i = 0; i < l->nr_sets; i++) {
+		int found = 0;
+
+		for (o = 0; o < jb->nobj; o++) {
+			const struct btf *btf = rc_object_btf(jb->objs[o]);
+			struct rc_check_set *set, *more;
+			unsigned char *bytes;
+			const char *sec;
+			uint32_t off, size;
+			char *name;
+			int r = btf ? load_opt_encode_set(btf, l->sets[i], rc_object_name(jb->objs[o]),
+							  true, &sec, &off, &bytes, &size) : -ENOENT;
+
+			if (r == -ENOENT)
+				continue;
+			if (r)
+				return -1;
+			name = strndup(l->sets[i], strcspn(l->sets[i], "="));
+			more = name ? realloc(jb->sets[o], (jb->nr_sets[o] + 1) * sizeof(*more)) : NULL;
+			if (!more) {
+				free(name);
+				free(bytes);
+				return -1;
+			}
+			jb->sets[o] = more;
+			set = &more[jb->nr_sets[o]++];
+			*set = (struct rc_check_set){ name, bytes, size };
+			found++;
+		}
+		if (!found) {
+			fprintf(stderr, "relocore check: --set %s: no object given has a global variable of that name in its BTF\n",
+				l->sets[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_sets(struct job *jb)
+{
+	int o;
+	size_t i;
+
+	for (o = 0; jb->sets && o < jb->nobj; o++) {
+		for (i = 0; i < jb->nr_sets[o]; i++) {
+			free((void *)jb->sets[o][i].name);
+			free((void *)jb->sets[o][i].data);
+		}
+		free(jb->sets[o]);
+	}
+	free(jb->sets);
+	free(jb->nr_sets);
+}
 
 /*
  * Check the objects on kernels [@from, @to) of @jb, one kernel at a time
@@ -339,9 +414,12 @@ static int run_kernels(const struct job *jb, int from, int to, FILE **out, FILE 
 			struct kernel k = { jb->single && !kr->path && !jb->single->btf ?
 					    kr->release : (jb->single ? NULL : kr->release),
 					    what, NULL };
+			struct rc_check_opts oo = check_opts;
 			int p, good = 0;
 
-			k.res = rc_check_object_opts(jb->objs[o], t, &kc, &check_opts, &err);
+			oo.sets = jb->sets[o];
+			oo.nr_sets = jb->nr_sets[o];
+			k.res = rc_check_object_opts(jb->objs[o], t, &kc, &oo, &err);
 			if (!k.res) {
 				fprintf(stderr, "relocore check: %s\n", err.msg);
 				ret = -1;
@@ -693,6 +771,8 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (encode_sets(&jb, &l))
+		goto out;
 	if (all) {
 		struct bg_archive *a = bg_archive_open(t.archive, &err);
 		char *rels, *save = NULL, *rel;
@@ -741,6 +821,7 @@ out:
 	bg_archive_free(jb.ar);
 	for (o = 0; jb.objs && o < jb.nobj; o++)
 		rc_object_free(jb.objs[o]);
+	free_sets(&jb);
 	free(jb.objs);
 	for (i = 0; i < nk; i++) {
 		free(ks[i].release);

@@ -555,43 +555,61 @@ range:
 	return -1;
 }
 
-int load_opt_set_global(struct bpf_object *obj, const char *assign, const char *what)
+int load_opt_encode_set(const struct btf *btf, const char *assign, const char *what,
+			bool quiet, const char **sec, uint32_t *off, unsigned char **bytes,
+			uint32_t *size)
 {
-	const struct btf *btf = bpf_object__btf(obj);
 	char name[256], why[256];
 	unsigned char *buf;
-	struct bpf_map *map;
 	struct global g;
 
 	load_opt_name(assign, name, sizeof(name));
 	if (find_global(btf, name, &g)) {
-		fprintf(stderr, "relocore: --set %s: %s has no global variable '%s' in its BTF\n",
-			assign, what, name);
-		return -1;
+		if (!quiet)
+			fprintf(stderr, "relocore: --set %s: %s has no global variable '%s' in its BTF\n",
+				assign, what, name);
+		return -ENOENT;
 	}
 	buf = malloc(g.size ? g.size : 1);
 	if (!buf || encode_value(btf, g.type, load_opt_value(assign), buf, g.size, why, sizeof(why))) {
 		fprintf(stderr, "relocore: --set %s: variable %s (section %s): %s\n", assign, name,
 			g.sec, buf ? why : "out of memory");
 		free(buf);
-		return -1;
+		return -EINVAL;
 	}
+	*sec = g.sec;
+	*off = g.off;
+	*bytes = buf;
+	*size = g.size;
+	return 0;
+}
+
+int load_opt_set_global(struct bpf_object *obj, const char *assign, const char *what)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	unsigned char *buf;
+	struct bpf_map *map;
+	const char *sec;
+	uint32_t off, size;
+
+	if (load_opt_encode_set(btf, assign, what, false, &sec, &off, &buf, &size))
+		return -1;
 	bpf_object__for_each_map(map, obj) {
 		const char *dot = strchr(bpf_map__name(map), '.');
 		size_t sz;
 		char *data;
 
-		if (!bpf_map__is_internal(map) || !dot || strcmp(dot, g.sec))
+		if (!bpf_map__is_internal(map) || !dot || strcmp(dot, sec))
 			continue;
 		data = (char *)bpf_map__initial_value(map, &sz);
-		if (!data || g.off + g.size > sz)
+		if (!data || off + size > sz)
 			break;
-		memcpy(data + g.off, buf, g.size);
+		memcpy(data + off, buf, size);
 		free(buf);
 		return 0;
 	}
 	free(buf);
 	fprintf(stderr, "relocore: --set %s: section %s of %s has no data to write\n",
-		assign, g.sec, what);
+		assign, sec, what);
 	return -1;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The options as given (load_opt()); each array holds its option's entries
  * in order, PROG[,PROG...] lists split into one entry per name. */
@@ -75,6 +76,7 @@ enum { LOPT_NO_AUTOLOAD = 0x200, LOPT_ATTACH_TARGET, LOPT_SET, LOPT_MAP_SIZE,
 "                   default 99hz for the clocks, a period of 100 else)\n"
 
 struct bpf_object;
+struct btf;
 struct bpf_program;
 struct perf_event_attr;
 
@@ -102,6 +104,13 @@ const char *load_attach_target(const struct load_opts *l, struct bpf_program *p)
 /* --set VAR=VALUE (@assign): VALUE checked against VAR's BTF type and
  * written into @obj's initial global data; says why not, -1. */
 int load_opt_set_global(struct bpf_object *obj, const char *assign, const char *what);
+/* --set VAR=VALUE (@assign) against the object BTF @btf: VAR's section
+ * (a string of @btf), offset and size, VALUE encoded by VAR's type
+ * (*@bytes, malloc'd).  0; -ENOENT when @btf has no VAR (said unless
+ * @quiet); -EINVAL after saying why VALUE does not fit. */
+int load_opt_encode_set(const struct btf *btf, const char *assign, const char *what,
+			bool quiet, const char **sec, uint32_t *off, unsigned char **bytes,
+			uint32_t *size);
 
 /* --perf-event's EVENT[:PERIOD|:FREQhz] -> @a; -1 when not understood. */
 int load_perf_attr(const char *spec, struct perf_event_attr *a);

@@ -643,6 +643,15 @@ struct rc_check *rc_check_object(const struct rc_object *obj,
  */
 /* Program and map names in these lists may be shell globs (fnmatch:
  * "tail_*"); a name matches itself.  Since 1.2. */
+/* A value user space writes into a global variable of the object before
+ * it loads (a skeleton's `obj->rodata->x = ...`, relocore run's --set):
+ * the variable's @size bytes (its symbol's size).  Since 1.2. */
+struct rc_check_set {
+	const char *name;			/* the variable (its ELF symbol) */
+	const void *data;
+	size_t size;
+};
+
 struct rc_check_opts {
 	size_t sz;				/* sizeof(struct rc_check_opts) */
 	const char *const *no_autoload;		/* not loaded */
@@ -667,6 +676,13 @@ struct rc_check_opts {
 	 * for it, from an archive): what attaches through the kernel's BTF
 	 * (fentry, fexit, fmod_ret, lsm, iter, tp_btf) cannot */
 	bool no_kernel_btf;
+	/* the values user space sets (above).  The object's read-only data
+	 * (.rodata, .rodata.*: libbpf makes them maps the program cannot
+	 * write and freezes them) holds constants the verifier prunes
+	 * branches on, as on .kconfig values: check reads them from the
+	 * object's bytes with these written over them.  Since 1.2. */
+	const struct rc_check_set *sets;
+	size_t nr_sets;
 };
 
 /* rc_check_object() with @opts (NULL: none). */
