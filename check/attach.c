@@ -106,6 +106,25 @@ static int kprobe_syscall(struct ctx *c, const char *secname, const char *fn,
 			   secname, name, fn, name, name);
 }
 
+/*
+ * Is section target @tgt a placeholder that user space replaces before the
+ * load: libbpf-tools' "dummy_*" names, xdp-tools' "func" (fentry/func,
+ * fexit/func: bpf_program__set_attach_target), or a name no kernel symbol
+ * can have (kernel symbols are C identifiers, with '.' for the compiler's
+ * clones, ':' after a module's name: "skb-1" is a name for user space's
+ * own use)?  A kprobe's "+OFF" is not part of the name.  @symbol: @tgt
+ * names a kernel symbol (not a tracepoint's CATEGORY/NAME).
+ */
+static bool placeholder(const char *tgt, bool symbol)
+{
+	size_t n = strcspn(tgt, "+");
+
+	if (!strncmp(tgt, "dummy", 5))
+		return true;
+	return symbol && (!strcmp(tgt, "func") || (*tgt >= '0' && *tgt <= '9') ||
+			  strspn(tgt, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:") < n);
+}
+
 /* The target's enum @ename (when it has one) lacks @name, the program type
  * or attach type (@what) of section @secname: 1 and a problem added; 0
  * when it has it; -ENOMEM. */
@@ -177,9 +196,9 @@ int chk_attach(struct ctx *c, const char *secname)
 				   secname);
 	if (c->no_funcs)
 		return 0;	/* not decided: said once for the target */
-	/* libbpf-tools' convention: a "dummy_*" target is a placeholder that
-	 * user space replaces (bpf_program__set_attach_target) */
-	if (!strncmp(tgt, "dummy", 5) && !chk_target_has(c, tgt, BTF_KIND_FUNC, NULL))
+	/* a placeholder that user space replaces (bpf_program__set_attach_target,
+	 * or the kprobe it opens itself) */
+	if (placeholder(tgt, d->needs != PT_NEEDS_TP) && !chk_target_has(c, tgt, BTF_KIND_FUNC, NULL))
 		return chk_problem(c->prog, RC_CHECK_ATTACH, true, -1,
 				   "needs an attach target from user space: '%s' (section %s) is a placeholder, not in the target BTF",
 				   tgt, secname);

@@ -106,30 +106,48 @@ struct kernel {
 	struct rc_check *res;
 };
 
+/* Is @q one of the object's problems (every program has those)? */
+static bool object_problem(const struct rc_check *r, const struct rc_check_problem *q)
+{
+	int i;
+
+	for (i = 0; i < r->nr_problems; i++)
+		if (r->problems[i].kind == q->kind && !strcmp(r->problems[i].detail, q->detail))
+			return true;
+	return false;
+}
+
+/* The text answer: the object's problems once (they fail every program:
+ * maps, externs, open), then each program with its own. */
 static void print_text(FILE *f, const char *obj, const struct kernel *k)
 {
 	int i, j;
 
 	fprintf(f, "%s on %s%s%s%s:\n", obj, k->target, k->release ? " (" : "",
 		k->release ? k->release : "", k->release ? ")" : "");
+	if (k->res->nr_problems)
+		fprintf(f, "  the object (every program loads with it):\n");
+	for (j = 0; j < k->res->nr_problems; j++)
+		fprintf(f, "       %s: %s\n", rc_check_kind_str(k->res->problems[j].kind),
+			k->res->problems[j].detail);
 	for (i = 0; i < k->res->nr_progs; i++) {
 		const struct rc_check_prog *p = &k->res->progs[i];
+		int own = 0;
 
-		fprintf(f, "  %-4s %s (%s)\n", p->ok ? "ok" : "FAIL", p->name, p->section);
 		for (j = 0; j < p->nr_problems; j++)
-			fprintf(f, "       %s: %s\n", rc_check_kind_str(p->problems[j].kind),
-				p->problems[j].detail);
+			own += !object_problem(k->res, &p->problems[j]);
+		fprintf(f, "  %-4s %s (%s)%s\n", p->ok ? "ok" : "FAIL", p->name, p->section,
+			!p->ok && !own ? ": the object's problems" : "");
+		for (j = 0; j < p->nr_problems; j++)
+			if (!object_problem(k->res, &p->problems[j]))
+				fprintf(f, "       %s: %s\n", rc_check_kind_str(p->problems[j].kind),
+					p->problems[j].detail);
 	}
 	for (i = 0; i < k->res->nr_not_loaded; i++)
 		fprintf(f, "  --   %s (%s): not loaded (the load options, or its fentry/kprobe or tp_btf/raw_tp twin is)\n",
 			k->res->not_loaded[i].name, k->res->not_loaded[i].section);
-	if (!k->res->nr_progs) {
+	if (!k->res->nr_progs)
 		fprintf(f, "  (no programs)\n");
-		/* each program has them, when there are programs */
-		for (j = 0; j < k->res->nr_problems; j++)
-			fprintf(f, "       %s: %s\n", rc_check_kind_str(k->res->problems[j].kind),
-				k->res->problems[j].detail);
-	}
 	for (i = 0; i < k->res->nr_externs; i++) {
 		const struct rc_check_extern *e = &k->res->externs[i];
 

@@ -18,8 +18,8 @@
 // RUN: FileCheck --check-prefix=TABLE %s < %t.fleet.txt
 // RUN: FileCheck --check-prefix=PROGRESS %s < %t.fleet.err
 // TABLE: release {{ *}}ok {{ *}}failing programs
-// TABLE-NEXT: 1.0-old {{ *}}7/18 {{ *}}fe_missing fe_none {{.*}}lsm_open
-// TABLE-NEXT: 2.0-new {{ *}}9/18 {{ *}}fe_missing fe_none
+// TABLE-NEXT: 1.0-old {{ *}}7/21 {{ *}}fe_missing fe_none {{.*}}lsm_open
+// TABLE-NEXT: 2.0-new {{ *}}9/21 {{ *}}fe_missing fe_none
 // PROGRESS: relocore check: [1/2] 1.0-old: {{[0-9.]+}} ms (target {{[0-9.]+}} ms, check {{[0-9.]+}} ms for 1 object(s))
 // PROGRESS: relocore check: [2/2] 2.0-new: {{[0-9.]+}} ms
 // PROGRESS: relocore check: 2 kernel(s) x 1 object(s) in {{[0-9]+}} ms with 1 worker(s), {{[0-9.]+}} ms per kernel per object
@@ -73,6 +73,19 @@ SEC("fentry") int fe_none(void *ctx) { return 0; }
 // CHECK-DAG: FAIL fe_dummy (fentry/dummy_file_read)
 // CHECK-DAG: attach: needs an attach target from user space: 'dummy_file_read' (section fentry/dummy_file_read) is a placeholder
 SEC("fentry/dummy_file_read") int fe_dummy(void *ctx) { return 0; }
+// xdp-tools' placeholders (bpf_program__set_attach_target before the
+// load), and a kprobe name no kernel symbol can have (user space opens
+// that kprobe itself): said as such, not as a missing function
+// CHECK-DAG: FAIL fe_func (fentry/func)
+// CHECK-DAG: attach: needs an attach target from user space: 'func' (section fentry/func) is a placeholder
+SEC("fentry/func") int fe_func(void *ctx) { return 0; }
+// CHECK-DAG: FAIL kp_skb (kprobe/skb-1)
+// CHECK-DAG: attach: needs an attach target from user space: 'skb-1' (section kprobe/skb-1) is a placeholder
+SEC("kprobe/skb-1") int kp_skb(void *ctx) { return 0; }
+// a compiler's clone (name.isra.0) is a kernel symbol: missing, not a placeholder
+// CHECK-DAG: FAIL kp_clone (kprobe/do_nothing.isra.0)
+// CHECK-DAG: attach: kprobe/do_nothing.isra.0: function 'do_nothing.isra.0' not in BTF: may be inlined or static
+SEC("kprobe/do_nothing.isra.0") int kp_clone(void *ctx) { return 0; }
 // CHECK-DAG: ok   kp_off (kprobe/vfs_read+4)
 SEC("kprobe/vfs_read+4") int kp_off(void *ctx) { return 0; }
 // CHECK-DAG: FAIL kp_missing (kprobe/inlined_thing)

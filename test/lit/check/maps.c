@@ -1,7 +1,7 @@
 // relocore check: map types from the target's enum bpf_map_type; a map
 // with max_entries 0 "needs" user space to size it; a legacy "maps"
 // section is refused at open.  Maps are created for the whole object, so
-// their problems are every program's.
+// their problems are every program's: said once, for the object.
 // RUN: %clang_bpf -c %s -o %t.o
 // RUN: %clang_bpf -DSIZED -c %s -o %t.sized.o
 // RUN: %clang_bpf -DLEGACY -c %s -o %t.legacy.o
@@ -11,6 +11,8 @@
 // RUN: FileCheck %s < %t.txt
 // RUN: %relocore check %t.o --btf %t.new.o > %t.new.txt; echo rc=$? >> %t.new.txt
 // RUN: FileCheck --check-prefix=NEW %s < %t.new.txt
+// RUN: grep -c "needs max_entries" %t.new.txt | FileCheck --check-prefix=ONCE %s
+// ONCE: {{^}}1{{$}}
 // RUN: %relocore check %t.sized.o --btf %t.new.o > %t.sized.txt; echo rc=$? >> %t.sized.txt
 // RUN: FileCheck --check-prefix=SIZED %s < %t.sized.txt
 // RUN: %relocore check %t.legacy.o --btf %t.new.o --json > %t.legacy.json; echo rc=$? >> %t.legacy.rc
@@ -46,15 +48,21 @@ struct {
 #endif
 #endif
 
-// CHECK: FAIL prog (kprobe/do_unlinkat)
+// CHECK: the object (every program loads with it):
 // CHECK-DAG: map: map unsized: needs max_entries from user space
 // CHECK-DAG: map: map future: type 33 is not in this kernel's enum bpf_map_type
 // CHECK-NOT: map events
+// CHECK: FAIL prog (kprobe/do_unlinkat): the object's problems
+// CHECK-NEXT: FAIL prog2 (kprobe/do_rmdir): the object's problems
 // CHECK: rc=1
-// NEW: FAIL prog (kprobe/do_unlinkat)
+// NEW: the object (every program loads with it):
 // NEW-NEXT: map: map unsized: needs max_entries
+// NEW-NEXT: FAIL prog (kprobe/do_unlinkat): the object's problems
+// NEW-NEXT: FAIL prog2 (kprobe/do_rmdir): the object's problems
 // NEW-NEXT: rc=1
 // SIZED: ok   prog (kprobe/do_unlinkat)
+// SIZED-NEXT: ok   prog2 (kprobe/do_rmdir)
 // SIZED-NEXT: rc=0
 SEC("kprobe/do_unlinkat") int prog(void *ctx) { return 0; }
+SEC("kprobe/do_rmdir") int prog2(void *ctx) { return 0; }
 char LICENSE[] SEC("license") = "GPL";

@@ -8,8 +8,9 @@
 // RUN: %clang_bpf -DDEF -c %s -o %t.def.o
 // RUN: %clang_bpf -DNEW -c %inputs/check/target.c -o %t.new.o
 // RUN: not %relocore check %t.o --btf %t.new.o | FileCheck %s
-// CHECK: FAIL reader (kprobe/do_unlinkat)
+// CHECK: the object (every program loads with it):
 // CHECK-NEXT: open: extern 'shared_counter': its BTF is in no DATASEC (.kconfig or .ksyms): libbpf refuses to open the object
+// CHECK-NEXT: FAIL reader (kprobe/do_unlinkat): the object's problems
 // CHECK-NOT: externs of no known kind
 // libbpf (bpftool opens the object, loads nothing) agrees
 // RUN: not bpftool gen skeleton %t.o 2>&1 >/dev/null | FileCheck --check-prefix=LIBBPF %s

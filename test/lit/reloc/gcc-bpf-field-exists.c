@@ -24,9 +24,10 @@
 // ERR: relocore: {{.*}}.gcc.o: 1 relocation(s) refused, nothing applied; first: section kprobe/fe insn #{{[0-9]+}} byte_off task_struct.tgid: insn #{{[0-9]+}} has imm 2, relocation expects 4
 // RUN: not test -e %t.out.o
 // RUN: not %relocore check %t.gcc.o --btf %t.target.o 2>&1 | FileCheck --check-prefix=CHECKCMD %s
-// CHECKCMD: FAIL fe (kprobe/fe)
-// CHECKCMD-NEXT: relocation: section kprobe/fe insn #{{[0-9]+}} byte_off task_struct.tgid: insn #{{[0-9]+}} has imm 2, relocation expects 4 (refused: libbpf refuses the whole object)
+// CHECKCMD: the object (every program loads with it):
 // CHECKCMD-NEXT: open: extern '__builtin_preserve_field_info': its BTF FUNC [{{[0-9]+}}] is not of extern linkage: libbpf refuses to open the object
+// CHECKCMD-NEXT: FAIL fe (kprobe/fe)
+// CHECKCMD-NEXT: relocation: section kprobe/fe insn #{{[0-9]+}} byte_off task_struct.tgid: insn #{{[0-9]+}} has imm 2, relocation expects 4 (refused: libbpf refuses the whole object)
 // libbpf (bpftool opens the object, loads nothing) refuses it for the extern
 // RUN: not bpftool gen skeleton %t.gcc.o 2>&1 >/dev/null | FileCheck --check-prefix=LIBBPF %s
 // LIBBPF: failed to find BTF for extern '__builtin_preserve_field_info'

@@ -14,7 +14,8 @@ k = {x["release"]: x for x in d["kernels"]}
 assert sorted(k) == ["1.0-old", "2.0-new"], k
 p = {x["name"]: x for x in k["2.0-new"]["programs"]}
 assert sorted(n for n in p if not p[n]["ok"]) == [
-    "fe_dummy", "fe_missing", "fe_none", "kp_arm", "kp_missing", "kp_nosys",
+    "fe_dummy", "fe_func", "fe_missing", "fe_none", "kp_arm", "kp_clone", "kp_missing",
+    "kp_nosys", "kp_skb",
     "tp_missing", "tpbtf_missing", "unknown_sec"], p
 q = {x["name"]: x for x in k["1.0-old"]["programs"]}
 assert [x["kind"] for x in q["lsm_open"]["problems"]] == ["program_type"], q
