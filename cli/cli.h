@@ -42,9 +42,11 @@ struct target_opts {
 	{ "release", required_argument, NULL, 'R' }
 
 #define TARGET_HELP							\
-"  --btf FILE       target BTF: raw BTF, an ELF file with .BTF, or\n"	\
-"                   BTFHub's FILE.btf.tar.xz (default\n"		\
-"                   /sys/kernel/btf/vmlinux)\n"			\
+"  --btf FILE|DIR   target BTF: raw BTF, an ELF file with .BTF, or\n"	\
+"                   BTFHub's FILE.btf.tar.xz; a DIR is a copy of a\n"	\
+"                   kernel's /sys/kernel/btf: DIR/vmlinux and each other\n" \
+"                   file a module (default /sys/kernel/btf/vmlinux with\n" \
+"                   the running kernel's modules)\n"			\
 "  --base-btf FILE  the --btf FILE is split BTF over this base\n"	\
 "  --module FILE    module BTF split over the target, searched when the\n" \
 "                   target has no candidate (repeatable)\n"		\

@@ -3,23 +3,61 @@
  * target_opts.c - the options that choose a target BTF, shared by every
  * command: --btf, --base-btf, --module, --archive, --release.
  *
- * Without --btf, the target is the running kernel's /sys/kernel/btf/vmlinux;
- * when that does not exist (a kernel built without BTF), the BTF of the
+ * Without --btf, the target is the running kernel's /sys/kernel/btf/vmlinux
+ * with its modules' BTF (every other file of /sys/kernel/btf: libbpf looks
+ * for CO-RE candidates there too when vmlinux has none); --btf DIR takes
+ * such a directory (a copy of a kernel's /sys/kernel/btf) the same way.
+ * When /sys/kernel/btf/vmlinux does not exist (a kernel built without BTF), the BTF of the
  * running release is looked up in the archive given by --archive, else in
  * RELOCORE_ARCHIVE, else in the default archive RC_DEFAULT_ARCHIVE.
  * --btf takes raw BTF, an ELF file with .BTF, or BTFHub's .btf.tar.xz.
  */
 #include <bpf/btf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "btfgen.h"
 #include "cli.h"
 
-#define SYSFS_VMLINUX "/sys/kernel/btf/vmlinux"
+#define SYSFS_BTF "/sys/kernel/btf"
+#define SYSFS_VMLINUX SYSFS_BTF "/vmlinux"
+
+/* Every module of @dir (a kernel's /sys/kernel/btf, or a copy: the files
+ * other than vmlinux, each a module's BTF split over vmlinux's), in name
+ * order, added to @tg.  0, or -1 after a message; @lenient (the running
+ * kernel's own): a module that cannot be read is said and left out. */
+static int add_module_dir(struct rc_target *tg, const char *dir, bool lenient)
+{
+	struct rc_error err = { "" };
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort), i, ret = 0;
+
+	if (n < 0) {
+		fprintf(stderr, "relocore: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		char path[4096];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+		if (!ret && ents[i]->d_name[0] != '.' && strcmp(ents[i]->d_name, "vmlinux") &&
+		    !stat(path, &st) && S_ISREG(st.st_mode) &&
+		    rc_target_add_module(tg, path, &err)) {
+			fprintf(stderr, "relocore: module: %s%s\n", err.msg,
+				lenient ? " (left out)" : "");
+			ret = lenient ? 0 : -1;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return ret;
+}
 
 int target_opt(struct target_opts *t, int c, const char *arg)
 {
@@ -100,7 +138,10 @@ struct rc_target *target_open_file(const char *path, const char *base,
 struct rc_target *target_open(struct target_opts *t)
 {
 	struct rc_error err = { "" };
+	const char *moddir = NULL;
+	char vml[4096];
 	struct rc_target *tg;
+	struct stat st;
 	int i;
 
 	if (!t->btf && !t->archive && access(SYSFS_VMLINUX, R_OK)) {
@@ -113,12 +154,26 @@ struct rc_target *target_open(struct target_opts *t)
 	if (t->archive && !t->btf) {
 		tg = from_archive(t);
 	} else {
+		const char *path = t->btf;
+
 		if (!t->btf)
-			t->btf = SYSFS_VMLINUX;
-		snprintf(t->what, sizeof(t->what), "%s", t->btf);
-		tg = target_open_file(t->btf, t->base_btf, &err);
+			t->btf = path = SYSFS_VMLINUX;
+		if (!strcmp(path, SYSFS_VMLINUX)) {
+			moddir = SYSFS_BTF;	/* the running kernel's modules */
+		} else if (!stat(t->btf, &st) && S_ISDIR(st.st_mode)) {
+			moddir = t->btf;	/* a copy of /sys/kernel/btf */
+			snprintf(vml, sizeof(vml), "%s/vmlinux", moddir);
+			path = vml;
+		}
+		snprintf(t->what, sizeof(t->what), "%.500s", moddir && t->btf != path ? moddir : path);
+		tg = target_open_file(path, t->base_btf, &err);
 		if (!tg)
 			fprintf(stderr, "relocore: target: %s\n", err.msg);
+	}
+	if (tg && moddir && !t->base_btf &&
+	    add_module_dir(tg, moddir, !strcmp(moddir, SYSFS_BTF))) {
+		rc_target_free(tg);
+		tg = NULL;
 	}
 	for (i = 0; tg && i < t->nr_mods; i++) {
 		if (rc_target_add_module(tg, t->mods[i], &err)) {
