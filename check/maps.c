@@ -4,8 +4,8 @@
  * (.maps) has a type the target's enum bpf_map_type lists, and a size
  * (max_entries 0 "needs" user space to set it, unless the kernel or
  * libbpf sizes that type itself); a legacy "maps" section libbpf 1.0
- * refuses at open.  Maps are created for the whole object, so a map
- * problem is every program's.  And the maps themselves, as libbpf makes
+ * refuses at open; struct_ops maps against the target's struct.  Maps are
+ * created for the whole object, so a map problem is every program's.  And the maps themselves, as libbpf makes
  * them at open (chk_list_maps): test/reader compares them with libbpf's.
  */
 #include <elf.h>
@@ -87,6 +87,102 @@ static int check_maps(struct ctx *c, struct rc_check_prog *p)
 	return 0;
 }
 
+/* The member @name of struct @t in @b, or NULL. */
+static const struct btf_member *member_named(const struct rc_btf *b, const struct btf_type *t,
+					     const char *name)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = rc_name(b, m->name_off);
+
+		if (n && !strcmp(n, name))
+			return m;
+	}
+	return NULL;
+}
+
+/*
+ * Each struct_ops map (a variable of .struct_ops or .struct_ops.link) as
+ * libbpf 1.1 creates it at load (bpf_map__init_kern_struct_ops): the
+ * target has the struct (tcp_congestion_ops, ...) and registers it as a
+ * struct_ops type (struct bpf_struct_ops_NAME); every member the object's
+ * struct has is in the target's, of the same kind of type, of the same
+ * size where it is not a pointer.  Else the map, and the object, fail.
+ */
+static int check_struct_ops(struct ctx *c, struct rc_check_prog *p)
+{
+	static const char *const secs[] = { ".struct_ops", ".struct_ops.link" };
+	size_t si;
+	int ret;
+
+	for (si = 0; c->lbtf && si < sizeof(secs) / sizeof(*secs); si++) {
+		int id = rc_btf_find_by_name_kind(c->lbtf, secs[si], BTF_KIND_DATASEC), i, j;
+		const struct btf_var_secinfo *vs;
+		const struct btf_type *ds;
+
+		if (id <= 0)
+			continue;
+		ds = rc_type(c->lbtf, id);
+		vs = btf_var_secinfos(ds);
+		for (i = 0; i < btf_vlen(ds); i++, vs++) {
+			const struct btf_type *var = rc_type(c->lbtf, vs->type), *st, *kt;
+			const struct rc_btf *kb;
+			const struct btf_member *m;
+			const char *mname, *tname;
+			char wrap[300];
+
+			if (!var || !btf_is_var(var) ||
+			    !(st = rc_skip_mods_typedefs(c->lbtf, var->type, NULL)) ||
+			    !btf_is_struct(st))
+				continue;
+			mname = rc_name(c->lbtf, var->name_off) ?: "?";
+			tname = rc_name(c->lbtf, st->name_off) ?: "";
+			rc_fmt(wrap, sizeof(wrap), "bpf_struct_ops_%s", tname);
+			kt = chk_target_type(c, tname, BTF_KIND_STRUCT, &kb);
+			if (!kt || !chk_target_has(c, wrap, BTF_KIND_STRUCT, NULL)) {
+				ret = chk_problem(p, RC_CHECK_MAP, false, -1,
+						  "struct_ops map %s: %s: libbpf cannot create the map",
+						  mname, !kt ? "the target has no struct of that type" :
+						  "the target registers no struct_ops of that type (no struct bpf_struct_ops_NAME)");
+				if (ret)
+					return ret;
+				continue;
+			}
+			m = btf_members(st);
+			for (j = 0; j < btf_vlen(st); j++, m++) {
+				const char *n = rc_name(c->lbtf, m->name_off);
+				const struct btf_member *km = n ? member_named(kb, kt, n) : NULL;
+				const struct btf_type *lt = rc_skip_mods_typedefs(c->lbtf, m->type, NULL);
+				const struct btf_type *ktt = km ? rc_skip_mods_typedefs(kb, km->type, NULL) : NULL;
+
+				if (!n || !*n)
+					continue;
+				if (!km)
+					ret = chk_problem(p, RC_CHECK_MAP, false, -1,
+							  "struct_ops map %s: member %s is not in the target's struct %s: libbpf cannot create the map",
+							  mname, n, tname);
+				else if (!lt || !ktt || btf_kind(lt) != btf_kind(ktt))
+					ret = chk_problem(p, RC_CHECK_MAP, false, -1,
+							  "struct_ops map %s: member %s is of another kind of type in the target's struct %s",
+							  mname, n, tname);
+				else if (!btf_is_ptr(lt) && rc_btf_resolve_size(c->lbtf, m->type) !=
+						 rc_btf_resolve_size(kb, km->type))
+					ret = chk_problem(p, RC_CHECK_MAP, false, -1,
+							  "struct_ops map %s: member %s is %lld bytes, %lld in the target's struct %s",
+							  mname, n, (long long)rc_btf_resolve_size(c->lbtf, m->type),
+							  (long long)rc_btf_resolve_size(kb, km->type), tname);
+				else
+					ret = 0;
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return 0;
+}
+
 int chk_map_problems(struct ctx *c, struct rc_check_prog *p)
 {
 	size_t i, nsecs;
@@ -99,7 +195,8 @@ int chk_map_problems(struct ctx *c, struct rc_check_prog *p)
 		    (ret = chk_problem(p, RC_CHECK_OPEN, false, -1,
 				       "legacy 'maps' section: libbpf 1.0 and later refuse to open the object (use BTF-defined maps in .maps)")))
 			return ret;
-	return check_maps(c, p);
+	ret = check_maps(c, p);
+	return ret ? ret : check_struct_ops(c, p);
 }
 
 /* ---- the maps libbpf makes at open (rc_check.maps) ---- */
