@@ -41,6 +41,10 @@ enum pt_attach {
 	PT_ATTACH_RAW_TP,
 	PT_ATTACH_PERF_EVENT,
 	PT_ATTACH_USDT,
+	PT_ATTACH_XDP,		/* a link on the interface user space names */
+	PT_ATTACH_CGROUP,	/* a link on the cgroup user space names */
+	PT_ATTACH_ITER,		/* an iterator: attached, created, read through */
+	PT_ATTACH_RUN,		/* not attached: run once (BPF_PROG_RUN) */
 };
 
 /*

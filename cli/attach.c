@@ -9,16 +9,21 @@
  *                  tp_btf or raw_tp, as libbpf-tools decide
  *                  attach_btf_targets(): bpf_program__set_attach_target()
  *   after load     attach_skip(), attach_program(): each program as the
- *                  options say, else as its section says
+ *                  options say, else as its section says: an XDP or
+ *                  cgroup program where --xdp/--cgroup names (a link), an
+ *                  iterator read through, a syscall program run once
  *
  * How a section attaches and which sections are twins is check/progtype.h's
  * one table (pt_find, pt_attach_of, pt_pick_twins), as check decides it;
  * what the kernel has is asked of probe.c.
  */
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <limits.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,7 +263,8 @@ int attach_btf_targets(const struct load_opts *l, struct bpf_object *obj)
 		enum pt_attach k = pt_attach_of(bpf_program__section_name(p));
 
 		if (!tgt || !bpf_program__autoload(p) ||
-		    !(k == PT_ATTACH_FENTRY || k == PT_ATTACH_FEXIT || k == PT_ATTACH_BTF || k == PT_ATTACH_TP_BTF))
+		    !(k == PT_ATTACH_FENTRY || k == PT_ATTACH_FEXIT || k == PT_ATTACH_BTF ||
+		      k == PT_ATTACH_ITER || k == PT_ATTACH_TP_BTF))
 			continue;
 		if (bpf_program__set_attach_target(p, 0, tgt)) {
 			fprintf(stderr, "relocore: --attach-target %s=%s: %s (not in the kernel's BTF, vmlinux or modules)\n",
@@ -287,13 +293,65 @@ bool attach_skip(const struct load_opts *l, struct bpf_program *p)
 	return true;
 }
 
+/* An iterator: attached, an instance created and read to its end; what it
+ * wrote printed ({"iter":NAME,"output":"..."} with @json).  The link in
+ * @links[0]: 1, or -1 with errno and *@why. */
+static int attach_iter(struct bpf_program *p, struct bpf_link **links, bool json,
+		       const char **why)
+{
+	static char msg[300];
+	struct bpf_link *lk = bpf_program__attach_iter(p, NULL);
+	size_t len = 0, cap = 1 << 16;
+	char *buf;
+	ssize_t n;
+	int fd, e;
+
+	if (!lk)
+		return -1;
+	links[0] = lk;
+	fd = bpf_iter_create(bpf_link__fd(lk));
+	buf = malloc(cap);
+	if (fd < 0 || !buf) {
+		e = fd < 0 ? errno : ENOMEM;
+		snprintf(msg, sizeof(msg), "bpf_iter_create: %s", strerror(e));
+		*why = msg;
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return -2;	/* the link was made */
+	}
+	/* read through (bounded: an iterator's output is for a person) */
+	while (len < (64u << 20) && (n = read(fd, buf + len, cap - len)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *more = realloc(buf, cap * 2);
+
+			if (!more)
+				break;
+			buf = more;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	if (json) {
+		printf("{\"iter\":\"%s\",\"output\":", bpf_program__name(p));
+		cli_json_strn(stdout, buf, len);
+		printf("}\n");
+	} else {
+		printf("%s: iterator output (%zu bytes):\n%.*s", bpf_program__name(p), len, (int)len, buf);
+	}
+	free(buf);
+	return 1;
+}
+
 static int perf_open(struct perf_event_attr *a, int cpu)
 {
 	return syscall(__NR_perf_event_open, a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 int attach_program(const struct load_opts *l, struct bpf_program *p,
-		     struct bpf_link **links, int max, const char **why)
+		   struct bpf_link **links, int max, bool json, const char **why)
 {
 	const char *sec = bpf_program__section_name(p), *name = bpf_program__name(p);
 	enum pt_attach k = pt_attach_of(sec);
@@ -401,6 +459,60 @@ int attach_program(const struct load_opts *l, struct bpf_program *p,
 		snprintf(cat, sizeof(cat), "%.*s", (int)(strchr(tgt, '/') - tgt), tgt);
 		lk = bpf_program__attach_tracepoint(p, cat, strchr(tgt, '/') + 1);
 		goto done;
+	}
+	if (k == PT_ATTACH_XDP || k == PT_ATTACH_CGROUP) {
+		bool xdp = k == PT_ATTACH_XDP;
+
+		v = load_opt_for(xdp ? l->xdp : l->cgroup, xdp ? l->nr_xdp : l->nr_cgroup, name);
+		if (!v) {
+			snprintf(msg, sizeof(msg), xdp ?
+				 "needs --xdp %s=IFACE (an XDP program: user space names the interface)" :
+				 "needs --cgroup %s=PATH (user space names the cgroup: a cgroup v2 directory)",
+				 name);
+			*why = msg;
+			errno = EINVAL;
+			return -1;
+		}
+		if (xdp) {
+			unsigned int ifindex = if_nametoindex(v);
+
+			if (!ifindex) {
+				snprintf(msg, sizeof(msg), "--xdp %s=%s: no interface %s", name, v, v);
+				*why = msg;
+				errno = ENODEV;
+				return -1;
+			}
+			lk = bpf_program__attach_xdp(p, ifindex);
+		} else {
+			int fd = open(v, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e;
+
+			if (fd < 0) {
+				snprintf(msg, sizeof(msg), "--cgroup %s=%s: %s", name, v, strerror(errno));
+				*why = msg;
+				return -1;
+			}
+			lk = bpf_program__attach_cgroup(p, fd);	/* the link holds the cgroup */
+			e = errno;
+			close(fd);
+			errno = e;
+		}
+		goto done;
+	}
+	if (k == PT_ATTACH_ITER)
+		return attach_iter(p, links, json, why);
+	if (k == PT_ATTACH_RUN) {
+		LIBBPF_OPTS(bpf_test_run_opts, to);
+
+		if (bpf_prog_test_run_opts(bpf_program__fd(p), &to)) {
+			snprintf(msg, sizeof(msg), "BPF_PROG_RUN: %s", strerror(errno));
+			*why = msg;
+			return -1;
+		}
+		if (json)
+			printf("{\"run\":\"%s\",\"retval\":%u}\n", name, to.retval);
+		else
+			printf("%s: ran once (BPF_PROG_RUN): retval %u\n", name, to.retval);
+		return 0;
 	}
 libbpf:
 	lk = bpf_program__attach(p);

@@ -35,8 +35,10 @@ int attach_btf_targets(const struct load_opts *l, struct bpf_object *obj);
 bool attach_skip(const struct load_opts *l, struct bpf_program *p);
 /* Attach @p as the options say (or as its section says): up to @max links
  * in @links; the count, or -1 with errno (and a message in *why when the
- * program needs an option); -n-1 when n links were made before a failure. */
+ * program needs an option); -n-1 when n links were made before a failure.
+ * An iterator's output and a run program's result are printed on stdout
+ * (@json: as JSON lines). */
 int attach_program(const struct load_opts *l, struct bpf_program *p,
-		   struct bpf_link **links, int max, const char **why);
+		   struct bpf_link **links, int max, bool json, const char **why);
 
 #endif

@@ -32,6 +32,11 @@ void cli_json_str(FILE *f, const char *s)
 	json_chars(f, (const unsigned char *)(s ? s : ""), s ? strlen(s) : 0);
 }
 
+void cli_json_strn(FILE *f, const char *s, size_t n)
+{
+	json_chars(f, (const unsigned char *)s, n);
+}
+
 /* Read @bits bits at bit offset @bit_off of @data (little-endian). */
 static uint64_t read_bits(const unsigned char *data, size_t size, uint32_t bit_off,
 			  uint32_t bits, bool sign)

@@ -15,6 +15,8 @@ struct btf;
 
 /* Print @s as a JSON string. */
 void cli_json_str(FILE *f, const char *s);
+/* The same for @n bytes of @s (NULs and other bytes escaped). */
+void cli_json_strn(FILE *f, const char *s, size_t n);
 /* Print the value at @data (@size bytes) of BTF type @id as JSON. */
 void cli_json_value(FILE *f, const struct btf *btf, uint32_t id,
 		    const void *data, size_t size);

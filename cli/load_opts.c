@@ -15,6 +15,8 @@
  *   --uprobe PROG=BINARY:FUNC   attach a uprobe/uretprobe there (all pids)
  *   --perf-event PROG=EVENT[:PERIOD|:FREQhz]
  *                               open EVENT on every CPU, attach PROG to each
+ *   --xdp PROG=IFACE            bpf_program__attach_xdp() there (a link)
+ *   --cgroup PROG=PATH          bpf_program__attach_cgroup() there (a link)
  *
  * This file parses them, checks them against an object (both shared by run
  * and check), reads them back, and encodes a --set VALUE by its BTF type.
@@ -110,6 +112,10 @@ int load_opt(struct load_opts *l, int c, const char *arg)
 		return add(l->attach_target, &l->nr_attach_target, arg, "--attach-target", true);
 	case LOPT_SET:
 		return add(l->sets, &l->nr_sets, arg, "--set", true);
+	case LOPT_XDP:
+		return add(l->xdp, &l->nr_xdp, arg, "--xdp", true);
+	case LOPT_CGROUP:
+		return add(l->cgroup, &l->nr_cgroup, arg, "--cgroup", true);
 	case LOPT_MAP_SIZE: {
 		const char *v = load_opt_value(arg);
 		char *end;
@@ -369,6 +375,7 @@ int load_opts_check(const struct load_opts *l, struct bpf_object *obj, const cha
 			return -1;
 		switch (pt_attach_of(bpf_program__section_name(p))) {
 		case PT_ATTACH_UPROBE: case PT_ATTACH_URETPROBE: case PT_ATTACH_PERF_EVENT: case PT_ATTACH_AUTO: case PT_ATTACH_USDT:
+		case PT_ATTACH_XDP: case PT_ATTACH_CGROUP: case PT_ATTACH_RUN:
 			fprintf(stderr, "relocore: --attach-target %s: program %s (section %s) takes no attach target%s\n",
 				l->attach_target[i], bpf_program__name(p), bpf_program__section_name(p),
 				pt_attach_of(bpf_program__section_name(p)) == PT_ATTACH_UPROBE ||
@@ -389,6 +396,20 @@ int load_opts_check(const struct load_opts *l, struct bpf_object *obj, const cha
 		if (k != PT_ATTACH_UPROBE && k != PT_ATTACH_URETPROBE && k != PT_ATTACH_KPROBE && k != PT_ATTACH_KRETPROBE) {
 			fprintf(stderr, "relocore: --uprobe %s: program %s (section %s) is not a uprobe or kprobe program\n",
 				l->uprobe[i], bpf_program__name(p), bpf_program__section_name(p));
+			return -1;
+		}
+	}
+	for (i = 0; i < l->nr_xdp + l->nr_cgroup; i++) {
+		bool xdp = i < l->nr_xdp;
+		const char *a = xdp ? l->xdp[i] : l->cgroup[i - l->nr_xdp];
+
+		p = find_prog(obj, xdp ? "--xdp" : "--cgroup", a, what);
+		if (!p)
+			return -1;
+		if (pt_attach_of(bpf_program__section_name(p)) != (xdp ? PT_ATTACH_XDP : PT_ATTACH_CGROUP)) {
+			fprintf(stderr, "relocore: %s %s: program %s (section %s) is not %s program\n",
+				xdp ? "--xdp" : "--cgroup", a, bpf_program__name(p),
+				bpf_program__section_name(p), xdp ? "an XDP" : "a cgroup or sockops");
 			return -1;
 		}
 	}

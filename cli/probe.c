@@ -179,7 +179,7 @@ bool probe_has_attach(const char *sec, const char *target)
 	char tn[300];
 
 	switch (k) {
-	case PT_ATTACH_FENTRY: case PT_ATTACH_FEXIT: case PT_ATTACH_BTF:
+	case PT_ATTACH_FENTRY: case PT_ATTACH_FEXIT: case PT_ATTACH_BTF: case PT_ATTACH_ITER:
 		/* bpf_lsm_NAME, bpf_iter_NAME: the FUNC the kernel attaches at */
 		snprintf(tn, sizeof(tn), "%s%s", d->func_prefix ? d->func_prefix : "", target);
 		return kernel_has_btf(tn, BTF_KIND_FUNC);

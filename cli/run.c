@@ -400,7 +400,7 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 
 		if (!bpf_program__autoload(prog) || attach_skip(&o->l, prog))
 			continue;
-		n = attach_program(&o->l, prog, links + nr_links, MAX_LINKS - nr_links, &why);
+		n = attach_program(&o->l, prog, links + nr_links, MAX_LINKS - nr_links, o->json, &why);
 		if (n < -1)		/* some perf events attached before one failed */
 			nr_links += -n - 1;
 		if (n < 0) {

@@ -19,6 +19,8 @@
 #          the list
 #   idioms (on the kernels of RC_VM_IDIOMS: vm/lib.sh) /tests/idioms/*.o,
 #          the reader's idiom corpus as clang-19 builds it (test/reader)
+#   progtypes (on the kernels of RC_VM_PROGTYPES) /tests/progtypes/*.bpf.o:
+#          XDP, cgroup_skb, iterator and syscall programs (test/vm/progtypes)
 #   kernel (keyed by the kernel directory and the module list)
 #          /tests/baked/taskwatch.baked*.o (relocated and .kconfig-baked on
 #          the host for this kernel: `relocore reloc --kernel-release`),
@@ -319,13 +321,36 @@ if vm_idioms_on "$name"; then
 		log "no idiom corpus in build/reader/objs (READER_BUILD_ONLY=1 bash test/reader/run.sh): none in this guest"
 	fi
 fi
+# --- program types beyond tracing (test/vm/progtypes), compiled once on the
+# host like the examples, on the kernels of RC_VM_PROGTYPES (vm/lib.sh)
+player=
+if vm_progtypes_on "$name"; then
+	psrcs=("$RC_ROOT"/test/vm/progtypes/*.bpf.c)
+	pdir="$cache/progtypes-$(vm_sha "${psrcs[@]}" "$RC_ROOT/examples/build.sh")"
+	if [ ! -s "$pdir/.done" ]; then	# (two guests may build at once)
+		log "compiling ${#psrcs[@]} program-type objects (test/vm/progtypes)"
+		bash "$RC_ROOT/examples/build.sh" "$pdir.tmp.$$" "${psrcs[@]}" >/dev/null
+		echo ok >"$pdir.tmp.$$/.done"
+		mv -T "$pdir.tmp.$$" "$pdir" 2>/dev/null || rm -rf "$pdir.tmp.$$"
+	fi
+	player="$pdir.cpio.gz"
+	if [ ! -s "$player" ]; then
+		t=$(mktemp -d "$cache/.progtypes.XXXXXX")
+		mkdir -p "$t/tests/progtypes"
+		cp "$pdir"/*.bpf.o "$t/tests/progtypes/"
+		cpio_gz "$t" "$player"
+		rm -rf "$t"
+	fi
+fi
 tkey=notools
 [ -z "$tlayer" ] || tkey=$(basename "$tlayer" .cpio.gz)
+[ -z "$player" ] || tkey="$tkey-$(basename "$player" .cpio.gz)"
 [ -z "$ilayer" ] || tkey="$tkey-$(basename "$ilayer" .cpio.gz)"
 [ -z "$olayer" ] || tkey="$tkey-$(basename "$olayer" .cpio.gz)"
 img="$cache/$name-$key-$kkey-$tkey.img"
 if [ ! -s "$img" ]; then
-	cat "$base" "$klayer" ${tlayer:+"$tlayer"} ${olayer:+"$olayer"} ${ilayer:+"$ilayer"} >"$img.tmp.$$"
+	cat "$base" "$klayer" ${tlayer:+"$tlayer"} ${olayer:+"$olayer"} ${ilayer:+"$ilayer"} \
+		${player:+"$player"} >"$img.tmp.$$"
 	mv "$img.tmp.$$" "$img"
 	# keep the cache small: of this kernel's images, the two newest (make
 	# demo's, with a part of the tools, and make check's, with all of them)

@@ -45,6 +45,18 @@ vm_idioms_on() {
 	return 1
 }
 
+# vm_progtypes_on NAME: does kernel NAME's guest run the program types
+# beyond tracing (test/vm/progtypes: XDP and cgroup_skb counting pings on
+# lo, a task iterator read through, a syscall program run once)?
+# RC_VM_PROGTYPES names the kernels (default: Debian's 5.10, 6.1 and 7.2
+# cloud kernels; "" none).  About 5 s of guest time each.
+vm_progtypes_on() {
+	case " ${RC_VM_PROGTYPES-cloud-5.10 cloud-6.1 cloud-7.2} " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
 # vm_kernel NAME, vm_btf NAME: what vm/kernel.sh NAME (the kernel's
 # directory) and vm/kernel-btf.sh NAME (its BTF file) print.  Asking costs
 # 0.3-0.6 s (cache keys: the apt lists, the kernel build's hash) and a

@@ -159,10 +159,11 @@ boot_check() { # NAME: boot, check; output in $out/NAME.matrix.log
 	fi
 	local a
 	a=$(vm_arch "$k")
-	local ni=0
+	local ni=0 np=0
 	! vm_idioms_on "$k" || ni=$(ls "$RC_BUILD"/reader/objs/*.clang-19.o 2>/dev/null | wc -l)
+	! vm_progtypes_on "$k" || np=1
 	python3 "$RC_ROOT/test/vm/check.py" "$k" "$d/results" --objs "${objs[$a]}" --arch "$a" \
-		--host-objs "$examples" --host-btf "$(vm_btf "$k")" --idioms "$ni" \
+		--host-objs "$examples" --host-btf "$(vm_btf "$k")" --idioms "$ni" --progtypes "$np" \
 		--host-explain "$hx/$a" --summary "$d/summary.json" >"$d/check.txt" 2>&1
 	rc=$?
 	# Debian's libbpf-tools, both ways (vm/tools.sh, test/vm/tools-guest.sh)

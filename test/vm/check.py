@@ -159,9 +159,11 @@ class Decoder:
 
 
 class Kernel:
-    def __init__(self, name, res, objs, host_explain, arch="amd64", host_objs=None, host_btf=None, idioms=0):
+    def __init__(self, name, res, objs, host_explain, arch="amd64", host_objs=None, host_btf=None, idioms=0,
+                 progtypes=0):
         self.name, self.res, self.objs, self.host_explain = name, res, objs, host_explain
         self.idioms = idioms
+        self.progtypes = progtypes
         self.arch, self.host_objs, self.host_btf = arch, host_objs, host_btf
         self.config = {}
         for line in slurp(os.path.join(res, "config.txt")).splitlines():
@@ -853,6 +855,65 @@ class Kernel:
         self.lines.append(f"# vm/{self.name}/kill: {self.row['kills']}")
         return self.result("kill", errs)
 
+    def check_progtypes(self):
+        """test/vm/progtypes in the guest: what each run did against its
+        ground truth (3 pings over lo: XDP counts the 6 packets lo
+        receives, cgroup_skb egress at least the 3 requests; the iterator
+        lists pid 1; the syscall program returns sizeof(struct task_struct)
+        of this kernel, from the BTF), and relocore check's prediction of
+        each run (ok iff it loads and attaches)"""
+        d = os.path.join(self.res, "progtypes")
+        names = sorted(f[:-3] for f in os.listdir(d) if f.endswith(".rc")
+                       and not f.endswith(".check.rc")) if os.path.isdir(d) else []
+        if not names:
+            return self.result("progtypes", ["the guest ran no program-type object"])
+        errs, hits, shown = [], 0, []
+        for b in names:
+            rc = slurp(os.path.join(d, b + ".rc")).strip()
+            out = read_jsonl(os.path.join(d, b + ".out"))
+            err = slurp(os.path.join(d, b + ".err")).strip().splitlines()
+            try:
+                chk = json.load(open(os.path.join(d, b + ".check.json")))
+                predicted = all(p["ok"] for p in chk["kernels"][0]["programs"])
+            except (OSError, ValueError, KeyError, IndexError):
+                predicted = None
+            ran = rc == "0"
+            if predicted == ran:
+                hits += 1
+            else:
+                errs.append(f"{b}: relocore check predicted {'a load' if predicted else 'a failure'}, "
+                            f"the run {'loaded' if ran else 'failed: ' + (err[-1] if err else rc)}")
+            if not ran:
+                shown.append(f"{b} refused")
+                continue
+            maps = {(r.get("map"), json.dumps(r.get("key"))): r.get("value")
+                    for r in out if "map" in r}
+            if b == "xdpcount":
+                v = maps.get(("xdp_pkts", "0"), 0)
+                shown.append(f"xdp {v}")
+                if not isinstance(v, int) or v < 6:
+                    errs.append(f"xdpcount: XDP on lo counted {v} packets, 3 pings make 6")
+            elif b == "cgcount":
+                v = maps.get(("egress", "0")) or {}
+                shown.append(f"egress {v.get('packets')}")
+                if not isinstance(v, dict) or (v.get("packets") or 0) < 3 or (v.get("bytes") or 0) < 3 * 84:
+                    errs.append(f"cgcount: cgroup_skb egress counted {v}, 3 pings send at least 3 packets of 84 bytes")
+            elif b == "taskiter":
+                o = "".join(r.get("output", "") for r in out if "iter" in r)
+                lines = [l.split() for l in o.splitlines()]
+                shown.append(f"iter {len(lines)} tasks")
+                if not any(l[:2] == ["1", "1"] for l in lines):
+                    errs.append(f"taskiter: pid 1 is not among the {len(lines)} tasks listed")
+            elif b == "runonce":
+                rv = [r.get("retval") for r in out if "run" in r]
+                want = self.btf.get("task_struct", {}).get("size")
+                shown.append(f"run {rv}")
+                if not rv or (want and rv[0] != want):
+                    errs.append(f"runonce: the syscall program returned {rv}, sizeof(struct task_struct) is {want}")
+        self.row["progtypes"] = f"{hits}/{len(names)} predicted; " + ", ".join(shown)
+        self.lines.append(f"# vm/{self.name}/progtypes: {self.row['progtypes']}")
+        return self.result("progtypes", errs)
+
     def check_idioms(self, n):
         """the reader's idiom corpus (test/reader), each object loaded and
         not attached by stock libbpf (its own CO-RE) and by relocore run:
@@ -952,6 +1013,8 @@ class Kernel:
         self.check_kills()
         if self.idioms:
             self.check_idioms(self.idioms)
+        if self.progtypes:
+            self.check_progtypes()
         self.row["failed"] = self.failed
         self.row["status"] = "PASS" if not self.failed else "FAIL"
 
@@ -1059,11 +1122,13 @@ def main():
     ap.add_argument("--table", nargs="+")
     ap.add_argument("--full-table")
     ap.add_argument("--idioms", type=int, default=0, help="N: the guest was given N idiom objects")
+    ap.add_argument("--progtypes", type=int, default=0, help="1: the guest ran test/vm/progtypes")
     a = ap.parse_args()
     if a.table:
         table(a.table, a.full_table)
         return 0
-    k = Kernel(a.kernel, a.results, a.objs, a.host_explain, a.arch, a.host_objs, a.host_btf, a.idioms)
+    k = Kernel(a.kernel, a.results, a.objs, a.host_explain, a.arch, a.host_objs, a.host_btf, a.idioms,
+               a.progtypes)
     k.run()
     print("\n".join(k.lines))
     if a.summary:

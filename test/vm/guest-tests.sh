@@ -203,6 +203,34 @@ if [ -d /tests/idioms ]; then
 	done
 	say "idioms: $(ls /tests/idioms | wc -l) objects loaded both ways ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
 fi
+# program types beyond tracing (test/vm/progtypes; the kernels of
+# RC_VM_PROGTYPES): XDP on lo and cgroup_skb egress on the root cgroup
+# counting 3 pings over lo, a task iterator read through, a syscall
+# program run once; relocore check's prediction beside each run
+if [ -d /tests/progtypes ]; then
+	P=/tests/progtypes
+	mkdir -p $R/progtypes
+	mkdir -p /sys/fs/cgroup
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup 2>$R/progtypes/cgroup2.err
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	for obj in $P/*.bpf.o; do
+		b=$(basename "$obj" .bpf.o)
+		d=0 c=
+		case "$b" in
+		xdpcount) set -- --xdp count_xdp=lo; d=10 c=ping ;;
+		cgcount) set -- --cgroup count_egress=/sys/fs/cgroup; d=10 c=ping ;;
+		*) set -- ;;
+		esac
+		relocore check "$obj" --btf $BTF --json "$@" >$R/progtypes/$b.check.json 2>$R/progtypes/$b.check.err
+		echo $? >$R/progtypes/$b.check.rc
+		[ -z "$c" ] || set -- "$@" -- ping -c 3 127.0.0.1
+		relocore run "$obj" --json --duration $d $BTFARG "$@" \
+			>$R/progtypes/$b.out 2>$R/progtypes/$b.err
+		echo $? >$R/progtypes/$b.rc
+	done
+	say "progtypes: $(ls $P | wc -l) objects run ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
+fi
 # Debian's libbpf-tools, both ways (vm/tools.sh's layer)
 [ -f /tests/tools-guest.sh ] && sh /tests/tools-guest.sh >$R/tools.log 2>&1
 say "guest tests finished"
