@@ -42,6 +42,8 @@ enum pt_attach {
 	PT_ATTACH_PERF_EVENT,
 	PT_ATTACH_USDT,
 	PT_ATTACH_XDP,		/* a link on the interface user space names */
+	PT_ATTACH_TC,		/* a tcx link on the interface and direction
+				 * user space names (Linux 6.6) */
 	PT_ATTACH_CGROUP,	/* a link on the cgroup user space names */
 	PT_ATTACH_ITER,		/* an iterator: attached, created, read through */
 	PT_ATTACH_RUN,		/* not attached: run once (BPF_PROG_RUN) */

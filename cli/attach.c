@@ -9,8 +9,8 @@
  *                  tp_btf or raw_tp, as libbpf-tools decide
  *                  attach_btf_targets(): bpf_program__set_attach_target()
  *   after load     attach_skip(), attach_program(): each program as the
- *                  options say, else as its section says: an XDP or
- *                  cgroup program where --xdp/--cgroup names (a link), an
+ *                  options say, else as its section says: an XDP, tc or
+ *                  cgroup program where --xdp/--tc/--cgroup names (a link), an
  *                  iterator read through, a syscall program run once
  *
  * How a section attaches and which sections are twins is check/progtype.h's
@@ -350,8 +350,58 @@ static int perf_open(struct perf_event_attr *a, int cpu)
 	return syscall(__NR_perf_event_open, a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* tcx (Linux 6.6; Debian 12's UAPI headers predate it) */
+#ifndef BPF_TCX_INGRESS
+#define BPF_TCX_INGRESS 46
+#define BPF_TCX_EGRESS 47
+#endif
+
+/* --tc PROG=IFACE[:ingress|:egress]: a tcx link, its fd in *@rawfd.  A
+ * legacy tc filter (cls_bpf) would outlive a killed relocore run, a link
+ * does not, so kernels before 6.6 are refused with that reason. */
+static int attach_tc(struct bpf_program *p, const char *v, int *rawfd, const char **why)
+{
+	static char msg[400];
+	char ifname[64];
+	const char *colon = strchr(v, ':');
+	bool egress = colon && !strcmp(colon + 1, "egress");
+	unsigned int ifindex;
+	int fd;
+
+	snprintf(ifname, sizeof(ifname), "%.*s", colon ? (int)(colon - v) : (int)strlen(v), v);
+	if (colon && strcmp(colon + 1, "ingress") && !egress) {
+		snprintf(msg, sizeof(msg), "--tc %s=%s: the direction is ingress or egress",
+			 bpf_program__name(p), v);
+		*why = msg;
+		errno = EINVAL;
+		return -1;
+	}
+	ifindex = if_nametoindex(ifname);
+	if (!ifindex) {
+		snprintf(msg, sizeof(msg), "--tc %s=%s: no interface %s", bpf_program__name(p), v, ifname);
+		*why = msg;
+		errno = ENODEV;
+		return -1;
+	}
+	fd = bpf_link_create(bpf_program__fd(p), ifindex,
+			     egress ? BPF_TCX_EGRESS : BPF_TCX_INGRESS, NULL);
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(msg, sizeof(msg), "tcx link on %s %s: %s%s", ifname,
+			 egress ? "egress" : "ingress", strerror(e),
+			 e == EINVAL ? " (tcx needs Linux 6.6; relocore run attaches no legacy tc "
+				       "filter: it would outlive a killed run)" : "");
+		*why = msg;
+		errno = e;
+		return -1;
+	}
+	*rawfd = fd;
+	return 0;
+}
+
 int attach_program(const struct load_opts *l, struct bpf_program *p,
-		   struct bpf_link **links, int max, bool json, const char **why)
+		   struct bpf_link **links, int max, bool json, int *rawfd, const char **why)
 {
 	const char *sec = bpf_program__section_name(p), *name = bpf_program__name(p);
 	enum pt_attach k = pt_attach_of(sec);
@@ -360,6 +410,19 @@ int attach_program(const struct load_opts *l, struct bpf_program *p,
 	static char msg[512];
 
 	*why = NULL;
+	*rawfd = -1;
+	if (k == PT_ATTACH_TC) {
+		v = load_opt_for(l->tc, l->nr_tc, name);
+		if (!v) {
+			snprintf(msg, sizeof(msg),
+				 "needs --tc %s=IFACE[:ingress|:egress] (a tc program: user space names the interface)",
+				 name);
+			*why = msg;
+			errno = EINVAL;
+			return -1;
+		}
+		return attach_tc(p, v, rawfd, why);
+	}
 	if (k == PT_ATTACH_PERF_EVENT) {
 		struct perf_event_attr a;
 		int cpu, ncpu = libbpf_num_possible_cpus(), n = 0, fd;

@@ -37,8 +37,9 @@ bool attach_skip(const struct load_opts *l, struct bpf_program *p);
  * in @links; the count, or -1 with errno (and a message in *why when the
  * program needs an option); -n-1 when n links were made before a failure.
  * An iterator's output and a run program's result are printed on stdout
- * (@json: as JSON lines). */
+ * (@json: as JSON lines).  A link libbpf has no object for (tcx) is an fd
+ * in *@rawfd (-1: none), the caller's to close; the count is 0 then. */
 int attach_program(const struct load_opts *l, struct bpf_program *p,
-		   struct bpf_link **links, int max, bool json, const char **why);
+		   struct bpf_link **links, int max, bool json, int *rawfd, const char **why);
 
 #endif

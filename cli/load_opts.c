@@ -17,6 +17,7 @@
  *                               open EVENT on every CPU, attach PROG to each
  *   --xdp PROG=IFACE            bpf_program__attach_xdp() there (a link)
  *   --cgroup PROG=PATH          bpf_program__attach_cgroup() there (a link)
+ *   --tc PROG=IFACE[:DIR]       a tcx link there (BPF_TCX_INGRESS/EGRESS)
  *
  * This file parses them, checks them against an object (both shared by run
  * and check), reads them back, and encodes a --set VALUE by its BTF type.
@@ -116,6 +117,8 @@ int load_opt(struct load_opts *l, int c, const char *arg)
 		return add(l->xdp, &l->nr_xdp, arg, "--xdp", true);
 	case LOPT_CGROUP:
 		return add(l->cgroup, &l->nr_cgroup, arg, "--cgroup", true);
+	case LOPT_TC:
+		return add(l->tc, &l->nr_tc, arg, "--tc", true);
 	case LOPT_MAP_SIZE: {
 		const char *v = load_opt_value(arg);
 		char *end;
@@ -375,7 +378,7 @@ int load_opts_check(const struct load_opts *l, struct bpf_object *obj, const cha
 			return -1;
 		switch (pt_attach_of(bpf_program__section_name(p))) {
 		case PT_ATTACH_UPROBE: case PT_ATTACH_URETPROBE: case PT_ATTACH_PERF_EVENT: case PT_ATTACH_AUTO: case PT_ATTACH_USDT:
-		case PT_ATTACH_XDP: case PT_ATTACH_CGROUP: case PT_ATTACH_RUN:
+		case PT_ATTACH_XDP: case PT_ATTACH_CGROUP: case PT_ATTACH_RUN: case PT_ATTACH_TC:
 			fprintf(stderr, "relocore: --attach-target %s: program %s (section %s) takes no attach target%s\n",
 				l->attach_target[i], bpf_program__name(p), bpf_program__section_name(p),
 				pt_attach_of(bpf_program__section_name(p)) == PT_ATTACH_UPROBE ||
@@ -399,17 +402,20 @@ int load_opts_check(const struct load_opts *l, struct bpf_object *obj, const cha
 			return -1;
 		}
 	}
-	for (i = 0; i < l->nr_xdp + l->nr_cgroup; i++) {
-		bool xdp = i < l->nr_xdp;
-		const char *a = xdp ? l->xdp[i] : l->cgroup[i - l->nr_xdp];
+	for (i = 0; i < l->nr_xdp + l->nr_cgroup + l->nr_tc; i++) {
+		int w = i < l->nr_xdp ? 0 : i < l->nr_xdp + l->nr_cgroup ? 1 : 2;
+		static const char *const opt[] = { "--xdp", "--cgroup", "--tc" };
+		static const char *const kind[] = { "an XDP", "a cgroup or sockops", "a tc" };
+		static const enum pt_attach how[] = { PT_ATTACH_XDP, PT_ATTACH_CGROUP, PT_ATTACH_TC };
+		const char *a = w == 0 ? l->xdp[i] : w == 1 ? l->cgroup[i - l->nr_xdp] :
+				l->tc[i - l->nr_xdp - l->nr_cgroup];
 
-		p = find_prog(obj, xdp ? "--xdp" : "--cgroup", a, what);
+		p = find_prog(obj, opt[w], a, what);
 		if (!p)
 			return -1;
-		if (pt_attach_of(bpf_program__section_name(p)) != (xdp ? PT_ATTACH_XDP : PT_ATTACH_CGROUP)) {
+		if (pt_attach_of(bpf_program__section_name(p)) != how[w]) {
 			fprintf(stderr, "relocore: %s %s: program %s (section %s) is not %s program\n",
-				xdp ? "--xdp" : "--cgroup", a, bpf_program__name(p),
-				bpf_program__section_name(p), xdp ? "an XDP" : "a cgroup or sockops");
+				opt[w], a, bpf_program__name(p), bpf_program__section_name(p), kind[w]);
 			return -1;
 		}
 	}

@@ -22,8 +22,8 @@ struct load_opts {
 	const char *no_autoattach[LOAD_MAX_OPTS], *optional[LOAD_MAX_OPTS];
 	const char *value_size[LOAD_MAX_OPTS], *no_autocreate[LOAD_MAX_OPTS];
 	const char *if_present[LOAD_MAX_OPTS];
-	const char *xdp[LOAD_MAX_OPTS], *cgroup[LOAD_MAX_OPTS];
-	int nr_no_autocreate, nr_if_present, nr_xdp, nr_cgroup;
+	const char *xdp[LOAD_MAX_OPTS], *cgroup[LOAD_MAX_OPTS], *tc[LOAD_MAX_OPTS];
+	int nr_no_autocreate, nr_if_present, nr_xdp, nr_cgroup, nr_tc;
 	int nr_no_autoload, nr_attach_target, nr_sets, nr_map_size, nr_uprobe, nr_perf_event;
 	int nr_no_autoattach, nr_optional, nr_value_size;
 	/* --attach-target F1,F2,...: the one the running kernel has */
@@ -32,7 +32,7 @@ struct load_opts {
 
 enum { LOPT_NO_AUTOLOAD = 0x200, LOPT_ATTACH_TARGET, LOPT_SET, LOPT_MAP_SIZE,
        LOPT_UPROBE, LOPT_PERF_EVENT, LOPT_NO_AUTOATTACH, LOPT_OPTIONAL,
-       LOPT_VALUE_SIZE, LOPT_NO_AUTOCREATE, LOPT_IF_PRESENT, LOPT_XDP, LOPT_CGROUP };
+       LOPT_VALUE_SIZE, LOPT_NO_AUTOCREATE, LOPT_IF_PRESENT, LOPT_XDP, LOPT_CGROUP, LOPT_TC };
 
 #define LOAD_LONGOPTS							\
 	{ "no-autoload", required_argument, NULL, LOPT_NO_AUTOLOAD },	\
@@ -47,7 +47,8 @@ enum { LOPT_NO_AUTOLOAD = 0x200, LOPT_ATTACH_TARGET, LOPT_SET, LOPT_MAP_SIZE,
 	{ "no-autocreate", required_argument, NULL, LOPT_NO_AUTOCREATE }, \
 	{ "attach-if-present", required_argument, NULL, LOPT_IF_PRESENT }, \
 	{ "xdp", required_argument, NULL, LOPT_XDP },			\
-	{ "cgroup", required_argument, NULL, LOPT_CGROUP }
+	{ "cgroup", required_argument, NULL, LOPT_CGROUP },		\
+	{ "tc", required_argument, NULL, LOPT_TC }
 
 #define LOAD_HELP							\
 "  --no-autoload PROG[,PROG...]  do not load these programs (each PROG\n" \
@@ -80,7 +81,9 @@ enum { LOPT_NO_AUTOLOAD = 0x200, LOPT_ATTACH_TARGET, LOPT_SET, LOPT_MAP_SIZE,
 "  --xdp PROG=IFACE  attach the XDP program PROG to interface IFACE (a\n" \
 "                   link: the kernel picks native or generic mode)\n"	\
 "  --cgroup PROG=PATH  attach the cgroup program PROG (cgroup_skb,\n"	\
-"                   cgroup/*, sockops) to the cgroup v2 directory PATH\n"
+"                   cgroup/*, sockops) to the cgroup v2 directory PATH\n" \
+"  --tc PROG=IFACE[:ingress|:egress]  attach the tc program PROG there\n" \
+"                   (a tcx link, Linux 6.6 and later; default ingress)\n"
 
 struct bpf_object;
 struct btf;

@@ -346,8 +346,9 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = NULL);
 	struct ring_buffer *rb = NULL;
 	struct perf_buffer *pbs[8] = { 0 };
-	int nr_pb = 0, i, ret = 1, nr_links = 0;
+	int nr_pb = 0, i, ret = 1, nr_links = 0, nr_raw = 0, rawfd;
 	static struct bpf_link *links[MAX_LINKS];
+	static int rawfds[MAX_LINKS];	/* links libbpf has no object for (tcx) */
 	struct bpf_program *prog;
 	struct bpf_object *obj;
 	struct bpf_map *map;
@@ -400,7 +401,10 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 
 		if (!bpf_program__autoload(prog) || attach_skip(&o->l, prog))
 			continue;
-		n = attach_program(&o->l, prog, links + nr_links, MAX_LINKS - nr_links, o->json, &why);
+		n = attach_program(&o->l, prog, links + nr_links, MAX_LINKS - nr_links, o->json,
+				   &rawfd, &why);
+		if (rawfd >= 0 && nr_raw < MAX_LINKS)
+			rawfds[nr_raw++] = rawfd;
 		if (n < -1)		/* some perf events attached before one failed */
 			nr_links += -n - 1;
 		if (n < 0) {
@@ -428,9 +432,10 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 		}
 	}
 	if (o->json)
-		printf("{\"attached\":%d}\n", nr_links);
+		printf("{\"attached\":%d}\n", nr_links + nr_raw);
 	else
-		printf("attached %d program(s); collecting for up to %gs\n", nr_links, o->duration);
+		printf("attached %d program(s); collecting for up to %gs\n", nr_links + nr_raw,
+		       o->duration);
 	fflush(stdout);
 	/* what setting up freed (the target's BTF) goes back to the kernel:
 	 * the heap keeps freed blocks while it grows (heap.c) */
@@ -475,6 +480,8 @@ out:
 	ring_buffer__free(rb);
 	for (i = 0; i < nr_links; i++)
 		bpf_link__destroy(links[i]);
+	for (i = 0; i < nr_raw; i++)
+		close(rawfds[i]);
 	bpf_object__close(obj);
 	return ret;
 }

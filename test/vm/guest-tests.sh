@@ -204,8 +204,8 @@ if [ -d /tests/idioms ]; then
 	say "idioms: $(ls /tests/idioms | wc -l) objects loaded both ways ($t0 -> $(cut -d' ' -f1 /proc/uptime)s)"
 fi
 # program types beyond tracing (test/vm/progtypes; the kernels of
-# RC_VM_PROGTYPES): XDP on lo and cgroup_skb egress on the root cgroup
-# counting 3 pings over lo, a task iterator read through, a syscall
+# RC_VM_PROGTYPES): XDP and tc ingress on lo, cgroup_skb egress on the root
+# cgroup, counting 3 pings over lo, a task iterator read through, a syscall
 # program run once; relocore check's prediction beside each run
 if [ -d /tests/progtypes ]; then
 	P=/tests/progtypes
@@ -220,6 +220,7 @@ if [ -d /tests/progtypes ]; then
 		case "$b" in
 		xdpcount) set -- --xdp count_xdp=lo; d=10 c=ping ;;
 		cgcount) set -- --cgroup count_egress=/sys/fs/cgroup; d=10 c=ping ;;
+		tccount) set -- --tc count_tc=lo:ingress; d=10 c=ping ;;
 		*) set -- ;;
 		esac
 		relocore check "$obj" --btf $BTF --json "$@" >$R/progtypes/$b.check.json 2>$R/progtypes/$b.check.err
