@@ -162,6 +162,9 @@ int chk_attach(struct ctx *c, const char *secname)
 		snprintf(pt, sizeof(pt), "BPF_%s", d->attach_type);
 		ret = enum_lacks(c, "bpf_attach_type", "attach type ", pt, secname);
 	}
+	if (!ret && c->prog && chk_listed(c->opts->tcx, c->opts->nr_tcx, c->prog->name))
+		ret = enum_lacks(c, "bpf_attach_type", "tcx link: attach type ", "BPF_TCX_INGRESS",
+				 secname);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	/* what user space must attach: uprobes and USDT probes of a binary

@@ -240,7 +240,7 @@ static void print_json(FILE *f, const struct kernel *k)
 
 /* what user space does at load time: the load options (load_opts.c) */
 static struct rc_check_opts check_opts = { sizeof(check_opts), .pick_alternatives = true };
-static const char *names_buf[4 * LOAD_MAX_OPTS];
+static const char *names_buf[5 * LOAD_MAX_OPTS];
 
 /* "NAME=..." entries -> their NAMEs, appended to @list from names_buf */
 static size_t names_of(const char *const *arr, int n, size_t *used)
@@ -271,6 +271,8 @@ static void set_check_opts(const struct load_opts *l)
 	n += names_of(l->no_autoattach, l->nr_no_autoattach, &used);
 	n += names_of(l->if_present, l->nr_if_present, &used);
 	check_opts.nr_user_attached = n;
+	check_opts.tcx = names_buf + used;
+	check_opts.nr_tcx = names_of(l->tc, l->nr_tc, &used);
 }
 
 /* Forward: the job of every worker (below). */

@@ -683,6 +683,11 @@ struct rc_check_opts {
 	 * object's bytes with these written over them.  Since 1.2. */
 	const struct rc_check_set *sets;
 	size_t nr_sets;
+	/* programs user space attaches by tcx links (relocore run --tc): the
+	 * target's enum bpf_attach_type must have BPF_TCX_INGRESS and
+	 * BPF_TCX_EGRESS (Linux 6.6).  Since 1.2. */
+	const char *const *tcx;
+	size_t nr_tcx;
 };
 
 /* rc_check_object() with @opts (NULL: none). */
