@@ -142,6 +142,60 @@ static int enum_lacks(struct ctx *c, const char *ename, const char *what, const 
 	return ret ?: 1;
 }
 
+/*
+ * What a kernel's config must say for a program of the type to load or
+ * attach (include/linux/bpf_types.h registers the types under these
+ * options; the syscalls/ tracepoints exist with CONFIG_FTRACE_SYSCALLS).
+ * A config given (--kconfig) that lacks the option: the program cannot.
+ */
+static const struct {
+	const char *prog_type;		/* BPF_PROG_TYPE_<this>, or NULL: any */
+	const char *tp_category;	/* a tracepoint of this category only */
+	const char *option;
+	const char *fails;		/* where the kernel refuses it */
+} needs_config[] = {
+	{ "CGROUP_SKB", NULL, "CONFIG_CGROUP_BPF", "EINVAL at load" },
+	{ "CGROUP_SOCK", NULL, "CONFIG_CGROUP_BPF", "EINVAL at load" },
+	{ "CGROUP_SOCK_ADDR", NULL, "CONFIG_CGROUP_BPF", "EINVAL at load" },
+	{ "CGROUP_DEVICE", NULL, "CONFIG_CGROUP_BPF", "EINVAL at load" },
+	{ "CGROUP_SYSCTL", NULL, "CONFIG_CGROUP_BPF", "EINVAL at load" },
+	{ "CGROUP_SOCKOPT", NULL, "CONFIG_CGROUP_BPF", "EINVAL at load" },
+	{ "SOCK_OPS", NULL, "CONFIG_CGROUP_BPF", "EINVAL at load" },
+	{ "LSM", NULL, "CONFIG_BPF_LSM", "EINVAL at load" },
+	{ "KPROBE", NULL, "CONFIG_BPF_EVENTS", "EINVAL at load" },
+	{ "TRACEPOINT", NULL, "CONFIG_BPF_EVENTS", "EINVAL at load" },
+	{ "RAW_TRACEPOINT", NULL, "CONFIG_BPF_EVENTS", "EINVAL at load" },
+	{ "PERF_EVENT", NULL, "CONFIG_BPF_EVENTS", "EINVAL at load" },
+	{ "TRACEPOINT", "syscalls/", "CONFIG_FTRACE_SYSCALLS", "ENOENT at attach: no such tracepoint" },
+};
+
+/* The target's config is known and lacks option @opt: it says "# @opt is
+ * not set", or it is a whole .config (it has CONFIG_BPF_SYSCALL=y, as every
+ * kernel that loads BPF does; a fragment need not) without @opt=y or =m. */
+static bool config_lacks(const struct ctx *c, const char *opt)
+{
+	const char *p, *end;
+	bool whole = false;
+	size_t n = strlen(opt);
+
+	if (!c->config)
+		return false;
+	end = c->config + c->config_len;
+	for (p = c->config; p && p < end; p = memchr(p, '\n', end - p), p = p ? p + 1 : NULL) {
+		size_t left = end - p;
+
+		if (left > n + 1 && !strncmp(p, opt, n) && p[n] == '=' &&
+		    (p[n + 1] == 'y' || p[n + 1] == 'm'))
+			return false;
+		if (left > n + 13 && !strncmp(p, "# ", 2) && !strncmp(p + 2, opt, n) &&
+		    !strncmp(p + 2 + n, " is not set", 11))
+			return true;
+		if (left >= 20 && !strncmp(p, "CONFIG_BPF_SYSCALL=y", 20))
+			whole = true;
+	}
+	return whole;
+}
+
 /* The program type, attach type and attach point of section @secname on
  * the target: the first that is missing, or that user space must give, is
  * a problem of c->prog.  0 or -ENOMEM. */
@@ -167,6 +221,15 @@ int chk_attach(struct ctx *c, const char *secname)
 				 secname);
 	if (ret)
 		return ret < 0 ? ret : 0;
+	for (n = 0; n < sizeof(needs_config) / sizeof(needs_config[0]); n++)
+		if (!strcmp(needs_config[n].prog_type, d->prog_type) &&
+		    (!needs_config[n].tp_category ||
+		     (tgt && !strncmp(tgt, needs_config[n].tp_category, strlen(needs_config[n].tp_category)))) &&
+		    config_lacks(c, needs_config[n].option))
+			return chk_problem(c->prog, needs_config[n].tp_category ? RC_CHECK_ATTACH :
+					   RC_CHECK_PROGRAM_TYPE, false, -1,
+					   "%s: the target's config has no %s (%s)", secname,
+					   needs_config[n].option, needs_config[n].fails);
 	/* what user space must attach: uprobes and USDT probes of a binary
 	 * the section does not name, perf events it opens */
 	if (!strncmp(d->prefix, "uprobe", 6) || !strncmp(d->prefix, "uretprobe", 9) ||

@@ -708,6 +708,10 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	    memmem(kc->config, kc->config_len, "CONFIG_FUNCTION_TRACER=y", 24) &&
 	    !memmem(kc->config, kc->config_len, "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y", 41))
 		c.no_trampolines = true;
+	if (kc && kc->config) {
+		c.config = kc->config;
+		c.config_len = kc->config_len;
+	}
 	c.kallsyms_vars = !kc || !kc->config ? -1 :
 			  !!memmem(kc->config, kc->config_len, "CONFIG_KALLSYMS_ALL=y", 21);
 	c.lbtf = rc_object_types(c.obj);

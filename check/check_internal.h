@@ -152,6 +152,8 @@ struct ctx {
 	/* the target's config says it has no BPF trampolines on ftrace
 	 * (no CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: arm64 before 6.4) */
 	bool no_trampolines;
+	const char *config;		/* the target's .config (--kconfig), or NULL */
+	size_t config_len;
 	/* the target's kallsyms lists variables (CONFIG_KALLSYMS_ALL): 1 it
 	 * does, 0 it does not (the config says so), -1 no config given */
 	int kallsyms_vars;

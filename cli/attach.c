@@ -94,6 +94,7 @@ int attach_prepare(struct load_opts *l, struct bpf_object *obj, const char *what
 			if (probe_has_attach(bpf_program__section_name(p), tok))
 				break;
 		if (tok) {
+			free(l->resolved[i]);	/* (prepared again: run --keep-going) */
 			l->resolved[i] = strdup(tok);
 			fprintf(stderr, "relocore run: --attach-target %s: the kernel has %s\n",
 				l->attach_target[i], tok);

@@ -84,5 +84,6 @@ int cmd_extract(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 /* relocore check */
 int cmd_check(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
 
 #endif

@@ -65,6 +65,10 @@ static void usage(FILE *f)
 "        binary): DIR/NAME.o each (see relocore extract --help).\n"
 "  gen min_core_btf INPUT OUTPUT OBJECT...\n"
 "        btfgen in bpftool's argument order.\n"
+"  matrix OBJ... [--kernels NAME,...|all] [--kernel NAME=VMLINUZ] [--json F]\n"
+"        Boot each kernel in QEMU, load and attach OBJ there, relocore\n"
+"        check's offline prediction beside each verdict (see relocore\n"
+"        matrix --help).\n"
 "\n"
 "OBJ is a BPF ELF object, or a binary that embeds one (a libbpf skeleton's\n"
 "tool; explain, reloc, run, btfgen): --object picks one of several.\n"
@@ -439,6 +443,7 @@ static const struct cmd {
 	{ "extract", cmd_extract },
 	{ "gen", cmd_gen },
 	{ "check", cmd_check },
+	{ "matrix", cmd_matrix },
 };
 
 int main(int argc, char **argv)

@@ -23,6 +23,7 @@
 #include "attach.h"
 #include "cli.h"
 #include "load_opts.h"
+#include "progtype.h"
 #include "relocore.h"
 
 #define LOG_LINES 64
@@ -34,7 +35,7 @@ struct run_opts {
 	struct target_opts t;
 	struct load_opts l;
 	double duration;
-	bool json, verbose, no_maps;
+	bool json, verbose, no_maps, keep_going;
 	char **cmd;
 };
 
@@ -94,6 +95,17 @@ static bool log_has(const char *needle)
 	return false;
 }
 
+static void log_clear(void)
+{
+	int i;
+
+	for (i = 0; i < LOG_LINES; i++) {
+		free(logbuf.line[i]);
+		logbuf.line[i] = NULL;
+	}
+	logbuf.next = 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -121,6 +133,12 @@ LOAD_HELP
 "  programs for the same event and no option picks, the BTF one is attached\n"
 "  if the kernel can attach it, else the other, as libbpf-tools do; said\n"
 "  on stderr.\n"
+"  -k, --keep-going   a program that fails to load or attach does not stop\n"
+"                     the others: libbpf loads the object again without\n"
+"                     it; one verdict per program ({\"verdict\":\"attached\"|\n"
+"                     \"loaded\"|\"not_loaded\"|\"failed\",\"program\",\"section\",\n"
+"                     \"stage\":\"load\"|\"attach\",\"class\",\"errno\",\"message\",\n"
+"                     \"log\":[...]} with --json); exit 1 if one failed\n"
 "  --no-maps          do not print map contents at the end\n"
 "  --json             one JSON object per line\n"
 "  -v, --verbose      libbpf's messages on stderr\n");
@@ -135,6 +153,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{ "object", required_argument, NULL, 'O' },
 		LOAD_LONGOPTS,
 		{ "no-maps", no_argument, NULL, 'M' },
+		{ "keep-going", no_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -145,7 +164,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->duration = 5;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "vh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vhk", lo, NULL)) != -1) {
 		r = target_opt(&o->t, c, optarg);
 		if (!r)
 			r = load_opt(&o->l, c, optarg);
@@ -158,6 +177,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case 'e': o->event_type = optarg; break;
 		case 'O': o->object = optarg; break;
 		case 'M': o->no_maps = true; break;
+		case 'k': o->keep_going = true; break;
 		case 'j': o->json = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': usage(stdout); exit(0);
@@ -340,13 +360,198 @@ static void explain_load_failure(const struct rc_object *robj)
 		fprintf(stderr, "relocore run: (no poisoned relocation in this object)\n");
 }
 
+/* --- --keep-going: one verdict per program ------------------------------- */
+
+#define VLOG 8
+
+/* A program that failed: at load (libbpf loads the object again without
+ * it) or at attach. */
+struct verdict {
+	char *prog;
+	const char *stage;	/* "load", "attach" */
+	const char *class;	/* classify() */
+	int err;		/* errno */
+	char *msg;		/* libbpf's (or relocore's) line about it */
+	char *log[VLOG];	/* the last lines of the verifier's log */
+	int nlog;
+};
+static struct verdict fails[MAX_LINKS];
+static int nr_fails;
+
+static struct verdict *fail_of(const char *prog)
+{
+	int i;
+
+	for (i = 0; i < nr_fails; i++)
+		if (!strcmp(fails[i].prog, prog))
+			return &fails[i];
+	return NULL;
+}
+
+/* What refused the program, from libbpf's and the verifier's lines since
+ * the load began; the first rule that matches (relocore check's problem
+ * kinds where they meet: relocation, attach, kfunc, helper, map,
+ * program_type; btf_missing: the kernel has no BTF a BTF-attached program
+ * needs; verifier: any other verifier refusal; load: no log) */
+static const char *classify(void)
+{
+	static const struct {
+		const char *needle, *class;
+	} rules[] = {
+		{ "unknown#195896080", "relocation" },	/* the poison, 0xbad2310 */
+		{ "0xbad2310", "relocation" },
+		{ "vmlinux BTF", "btf_missing" },
+		{ "kernel BTF is missing", "btf_missing" },
+		{ "failed to find kernel BTF type ID", "attach" },
+		{ "failed to find BTF for extern", "kfunc" },
+		/* a kfunc call the kernel cannot take: before 5.13 any
+		 * (reserved fields), or a weak one libbpf left unresolved */
+		{ "BPF_CALL uses reserved fields", "kfunc" },
+		{ "bpf_unspec#0", "kfunc" },
+		{ "kernel function", "kfunc" },
+		{ "kfunc", "kfunc" },
+		{ "invalid func", "helper" },
+		{ "unknown func", "helper" },
+		{ "failed to create", "map" },
+		{ "program of this type", "program_type" },
+		{ "prog type", "program_type" },
+		{ "BEGIN PROG LOAD LOG", "verifier" },
+	};
+	size_t r;
+
+	for (r = 0; r < sizeof(rules) / sizeof(rules[0]); r++)
+		if (log_has(rules[r].needle))
+			return rules[r].class;
+	return "load";
+}
+
+static struct verdict *add_fail(const char *prog, const char *stage, const char *class,
+				int err, const char *msg)
+{
+	struct verdict *v;
+	int i, in = 0;
+
+	if (nr_fails == MAX_LINKS)
+		return NULL;
+	v = &fails[nr_fails++];
+	v->prog = strdup(prog);
+	v->stage = stage;
+	v->class = class;
+	v->err = err;
+	v->msg = strdup(msg ? msg : strerror(err));
+	/* the verifier's last words: the lines before END PROG LOAD LOG */
+	for (i = 0; i < LOG_LINES; i++) {
+		const char *l = logbuf.line[(logbuf.next + i) % LOG_LINES];
+
+		if (!l)
+			continue;
+		if (strstr(l, "BEGIN PROG LOAD LOG")) {
+			in = 1;
+			v->nlog = 0;
+		} else if (strstr(l, "END PROG LOAD LOG")) {
+			in = 0;
+		} else if (in) {
+			if (v->nlog == VLOG) {
+				free(v->log[0]);
+				memmove(v->log, v->log + 1, sizeof(v->log[0]) * (VLOG - 1));
+				v->nlog--;
+			}
+			v->log[v->nlog++] = strdup(l);
+		}
+	}
+	return v;
+}
+
+/* The line of libbpf's log that names the program it failed on, else NULL;
+ * its name in @name. */
+static const char *failed_prog(char *name, size_t size)
+{
+	int i;
+
+	for (i = 0; i < LOG_LINES; i++) {
+		const char *l = logbuf.line[(logbuf.next + i) % LOG_LINES], *q, *e;
+
+		if (!l || !(q = strstr(l, "prog '")) || !(strstr(l, "failed") || strstr(l, "error")))
+			continue;
+		q += 6;
+		e = strchr(q, '\'');
+		if (!e || (size_t)(e - q) >= size)
+			continue;
+		snprintf(name, size, "%.*s", (int)(e - q), q);
+		return l;
+	}
+	return NULL;
+}
+
+/* After a failed bpf_object__load: the program(s) to leave out next time,
+ * or 0 when the failure is the object's (a map, an extern). */
+static int note_load_failure(struct bpf_object *obj, int err)
+{
+	const char *class = classify(), *line;
+	struct bpf_program *p;
+	char name[256];
+	int n = 0;
+
+	line = failed_prog(name, sizeof(name));
+	if (line && bpf_object__find_program_by_name(obj, name) && !fail_of(name))
+		return add_fail(name, "load", class, err, line) ? 1 : 0;
+	if (strcmp(class, "btf_missing"))
+		return 0;
+	/* no kernel BTF: every BTF-attached program cannot load */
+	bpf_object__for_each_program(p, obj) {
+		enum pt_attach k = pt_attach_of(bpf_program__section_name(p));
+
+		if (!bpf_program__autoload(p) || fail_of(bpf_program__name(p)) ||
+		    !(k == PT_ATTACH_FENTRY || k == PT_ATTACH_FEXIT || k == PT_ATTACH_BTF ||
+		      k == PT_ATTACH_ITER || k == PT_ATTACH_TP_BTF))
+			continue;
+		if (add_fail(bpf_program__name(p), "load", class, err,
+			     "the kernel has no BTF (vmlinux BTF) for a BTF-attached program"))
+			n++;
+	}
+	return n;
+}
+
+static void print_verdict(const struct run_opts *o, struct bpf_program *p, const char *state,
+			  const struct verdict *v)
+{
+	int i;
+
+	if (!o->json) {
+		if (v)
+			fprintf(stderr, "relocore run: %s (section %s): failed to %s: %s: %s\n",
+				bpf_program__name(p), bpf_program__section_name(p), v->stage,
+				v->class, v->msg);
+		return;
+	}
+	printf("{\"verdict\":\"%s\",\"program\":", v ? "failed" : state);
+	cli_json_str(stdout, bpf_program__name(p));
+	printf(",\"section\":");
+	cli_json_str(stdout, bpf_program__section_name(p));
+	if (v) {
+		printf(",\"stage\":\"%s\",\"class\":\"%s\",\"errno\":%d,\"message\":",
+		       v->stage, v->class, v->err);
+		cli_json_str(stdout, v->msg);
+		printf(",\"log\":[");
+		for (i = 0; i < v->nlog; i++) {
+			printf(i ? "," : "");
+			cli_json_str(stdout, v->log[i]);
+		}
+		printf("]");
+	}
+	printf("}\n");
+}
+
 static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 			void *image, size_t size)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = NULL);
 	struct ring_buffer *rb = NULL;
 	struct perf_buffer *pbs[8] = { 0 };
-	int nr_pb = 0, i, ret = 1, nr_links = 0, nr_raw = 0, rawfd;
+	int nr_pb = 0, i, ret = 1, nr_links = 0, nr_raw = 0, rawfd, try, np = 0;
+	static signed char state[MAX_LINKS];	/* per program: 1 attached, 0 not */
+	static char *dropped[MAX_LINKS];	/* not loaded after the first try */
+	int nr_dropped = 0;
 	static struct bpf_link *links[MAX_LINKS];
 	static int rawfds[MAX_LINKS];	/* links libbpf has no object for (tcx) */
 	struct bpf_program *prog;
@@ -356,21 +561,59 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 	pid_t child = -1;
 	double end;
 
-	obj = bpf_object__open_mem(image, size, &oo);
-	if (!obj) {
-		fprintf(stderr, "relocore run: libbpf cannot open the relocated object: %s\n",
-			strerror(errno));
-		log_tail(8);
-		return 1;
-	}
-	if (attach_prepare(&o->l, obj, o->obj))
-		goto out;
-	attach_pick_twins(&o->l, obj, o->json);
-	if (attach_btf_targets(&o->l, obj))
-		goto out;
-	if (bpf_object__load(obj)) {
-		explain_load_failure(robj);
-		goto out;
+	/* with --keep-going, once more without each program that failed */
+	for (try = 0;; try++) {
+		int e;
+
+		obj = bpf_object__open_mem(image, size, &oo);
+		if (!obj) {
+			fprintf(stderr, "relocore run: libbpf cannot open the relocated object: %s\n",
+				strerror(errno));
+			log_tail(8);
+			return 1;
+		}
+		if (attach_prepare(&o->l, obj, o->obj))
+			goto out;
+		for (i = 0; i < nr_fails; i++) {
+			prog = bpf_object__find_program_by_name(obj, fails[i].prog);
+			if (prog)
+				bpf_program__set_autoload(prog, false);
+		}
+		/* the twins are picked once, as a tool decides once: a BTF
+		 * program that failed is not replaced by its kprobe twin */
+		if (!try) {
+			attach_pick_twins(&o->l, obj, o->json);
+			nr_dropped = 0;
+			bpf_object__for_each_program(prog, obj)
+				if (!bpf_program__autoload(prog) && nr_dropped < MAX_LINKS)
+					dropped[nr_dropped++] = strdup(bpf_program__name(prog));
+		} else {
+			for (i = 0; i < nr_dropped; i++) {
+				prog = bpf_object__find_program_by_name(obj, dropped[i]);
+				if (prog)
+					bpf_program__set_autoload(prog, false);
+			}
+		}
+		if (attach_btf_targets(&o->l, obj))
+			goto out;
+		log_clear();
+		if (!bpf_object__load(obj))
+			break;
+		e = errno;
+		if (!o->keep_going || !note_load_failure(obj, e)) {
+			explain_load_failure(robj);
+			if (o->keep_going)	/* the object's failure: every program's */
+				bpf_object__for_each_program(prog, obj) {
+					struct verdict *v = NULL;
+
+					if (bpf_program__autoload(prog))
+						v = add_fail(bpf_program__name(prog), "load",
+							     classify(), e, "the object did not load");
+					print_verdict(o, prog, "not_loaded", v ? v : fail_of(bpf_program__name(prog)));
+				}
+			goto out;
+		}
+		bpf_object__close(obj);
 	}
 	if (o->json)	/* what the kernel holds: name and tag of each program */
 		bpf_object__for_each_program(prog, obj) {
@@ -397,16 +640,27 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 
 	bpf_object__for_each_program(prog, obj) {
 		const char *why;
-		int n;
+		int n, k = np++;
 
+		if (k < MAX_LINKS)
+			state[k] = 0;
 		if (!bpf_program__autoload(prog) || attach_skip(&o->l, prog))
 			continue;
+		log_clear();
 		n = attach_program(&o->l, prog, links + nr_links, MAX_LINKS - nr_links, o->json,
 				   &rawfd, &why);
 		if (rawfd >= 0 && nr_raw < MAX_LINKS)
 			rawfds[nr_raw++] = rawfd;
 		if (n < -1)		/* some perf events attached before one failed */
 			nr_links += -n - 1;
+		if (n < 0 && o->keep_going) {
+			int e = errno;
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "%s", why ? why : strerror(e));
+			add_fail(bpf_program__name(prog), "attach", "attach", e, msg);
+			continue;
+		}
 		if (n < 0) {
 			fprintf(stderr, "relocore run: cannot attach %s (section %s): %s\n",
 				bpf_program__name(prog), bpf_program__section_name(prog),
@@ -415,7 +669,19 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 				log_tail(4);
 			goto out;
 		}
+		if (k < MAX_LINKS)
+			state[k] = 1;
 		nr_links += n;
+	}
+	if (o->keep_going) {
+		np = 0;
+		bpf_object__for_each_program(prog, obj) {
+			int k = np++;
+
+			print_verdict(o, prog, !bpf_program__autoload(prog) ? "not_loaded" :
+				      k < MAX_LINKS && state[k] ? "attached" : "loaded",
+				      fail_of(bpf_program__name(prog)));
+		}
 	}
 	bpf_object__for_each_map(map, obj) {
 		if (bpf_map__type(map) == BPF_MAP_TYPE_RINGBUF) {
@@ -473,7 +739,7 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 	if (!o->no_maps)
 		bpf_object__for_each_map(map, obj)
 			dump_map(&c, map);
-	ret = 0;
+	ret = nr_fails ? 1 : 0;
 out:
 	for (i = 0; i < nr_pb; i++)
 		perf_buffer__free(pbs[i]);

@@ -39,6 +39,7 @@ suites=(
 	"deb           4 two  bash test/deb/run.sh"
 	"difffuzz      5 idle bash test/crosscheck/difffuzz.sh smoke 60"
 	"vm            5 solo rm -rf build/examples && bash vm/matrix.sh"
+	"matrix        6 solo bash test/matrix/run.sh"
 	"kernel        6 solo bash test/kernel/run.sh"
 )
 if [ -n "${RC_SUITES:-}" ]; then

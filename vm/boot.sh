@@ -12,6 +12,11 @@
 #   RC_VM_SMP       guest CPUs (default 1: with vm/matrix.sh running two
 #                   guests on two host cores, TCG is not oversubscribed;
 #                   a 2-CPU guest under load once stalled in a soft lockup)
+#   RC_VM_KDIR      the kernel's directory (as vm/kernel.sh prints it) when
+#                   NAME is not in the list (relocore matrix --kernel), with
+#   RC_VM_ARCH      its architecture (amd64, arm64)
+#   RC_VM_ACCEL     kvm or tcg (default: kvm where /dev/kvm can be opened
+#                   and the guest is of the host's architecture, else tcg)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -21,7 +26,7 @@ initrd=${3:-}
 log() { echo "vm[$name]: $*"; }
 
 # the QEMU of the kernel's architecture (ARCH of kernels.list)
-arch=$(vm_arch "$name")
+arch=${RC_VM_ARCH:-$(vm_arch "$name")}
 case "$arch" in
 amd64)
 	need qemu-system-x86_64 qemu-system-x86
@@ -36,7 +41,14 @@ arm64)
 	qemu=(qemu-system-aarch64 -M virt -cpu "${RC_VM_ARM64_CPU:-max,pauth-impdef=on}")
 	console=ttyAMA0 ;;
 esac
-kdir=$(vm_kernel "$name")
+kdir=${RC_VM_KDIR:-$(vm_kernel "$name")}
+accel=${RC_VM_ACCEL:-tcg}
+if [ -z "${RC_VM_ACCEL:-}" ] && [ "$arch" = "$(vm_host_arch)" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	accel=kvm
+fi
+[ "$accel" = tcg ] || [ "$accel" = kvm ] || { log "RC_VM_ACCEL=$accel: kvm or tcg"; exit 2; }
+# (under KVM the guest runs the host's CPU model; TCG's "max" otherwise)
+[ "$accel" = tcg ] || [ "$arch" != amd64 ] || qemu=(qemu-system-x86_64 -cpu host)
 [ -n "$initrd" ] || initrd=$("$VM_DIR/initramfs.sh" "$name")
 # with Debian's libbpf-tools in the image (RC_VM_TOOLS, vm/tools.sh) a guest runs
 # 2 x 52 tools more: 2-3 minutes under TCG
@@ -47,11 +59,11 @@ disk="$out/results.disk"
 truncate -s 64M "$disk"
 conlog="$out/console.log"
 
-log "booting $(cat "$kdir/release") ($arch, ${qemu[0]}; initrd $(du -h "$initrd" | cut -f1), timeout ${tmo}s)"
+log "booting $(cat "$kdir/release") ($arch, ${qemu[0]} $accel; initrd $(du -h "$initrd" | cut -f1), timeout ${tmo}s)"
 start=$(date +%s.%N)
 t_boot=${start%.*}
 set +e
-timeout --kill-after=5 "$tmo" "${qemu[@]}" -accel tcg -m "${RC_VM_MEM:-1024}" -smp "${RC_VM_SMP:-1}" \
+timeout --kill-after=5 "$tmo" "${qemu[@]}" -accel "$accel" -m "${RC_VM_MEM:-1024}" -smp "${RC_VM_SMP:-1}" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none \
 	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
 	-append "console=$console panic=-1 oops=panic quiet loglevel=4 rdinit=/init" \

@@ -50,11 +50,12 @@ contents() {
 	dpkg-deb -x "$deb" "$t/root"
 }
 mkdir -p "$t/root"
-man=(relocore.1 relocore-explain.1 relocore-reloc.1 relocore-run.1 relocore-btfgen.1 relocore-archive.1 relocore-gen.1 relocore-extract.1)
+man=(relocore.1 relocore-explain.1 relocore-reloc.1 relocore-run.1 relocore-btfgen.1 relocore-archive.1 relocore-gen.1 relocore-extract.1 relocore-matrix.1)
 man=("${man[@]/%/.gz}")
 contents relocore /usr/bin/relocore "/usr/lib/$ma/relocore/relocore-pass.so" \
 	/usr/share/bash-completion/completions/relocore "${man[@]/#//usr/share/man/man1/}" \
-	/usr/share/doc/relocore/copyright
+	/usr/share/doc/relocore/copyright /usr/lib/relocore/relocore-static /usr/lib/relocore/vm/matrix.py \
+	/usr/lib/relocore/vm/kernels.list /usr/lib/relocore/vm/boot.sh /usr/lib/relocore/scripts/cache.sh
 contents librelocore1 "/usr/lib/$ma/librelocore.so.1" "/usr/lib/$ma/librelocore.so.$version"
 if [ -f "$t/librelocore1.list" ] && ! grep -vE "^/usr/lib/$ma/librelocore\.so\.1(\.[0-9.]+)?$|^/usr/share/doc/|/$" "$t/librelocore1.list" | grep -q .; then
 	pass librelocore1/only-the-library
