@@ -138,7 +138,9 @@ LOAD_HELP
 "                     it; one verdict per program ({\"verdict\":\"attached\"|\n"
 "                     \"loaded\"|\"not_loaded\"|\"failed\",\"program\",\"section\",\n"
 "                     \"stage\":\"load\"|\"attach\",\"class\",\"errno\",\"message\",\n"
-"                     \"log\":[...]} with --json); exit 1 if one failed\n"
+"                     \"log\":[...]} with --json; loaded, not attached, with\n"
+"                     \"needs\" where user space must name the interface,\n"
+"                     cgroup or events); exit 1 if one failed\n"
 "  --no-maps          do not print map contents at the end\n"
 "  --json             one JSON object per line\n"
 "  -v, --verbose      libbpf's messages on stderr\n");
@@ -391,9 +393,10 @@ static struct verdict *fail_of(const char *prog)
 /* What refused the program, from libbpf's and the verifier's lines since
  * the load began; the first rule that matches (relocore check's problem
  * kinds where they meet: relocation, attach, kfunc, helper, map,
- * program_type; btf_missing: the kernel has no BTF a BTF-attached program
- * needs; verifier: any other verifier refusal; load: no log) */
-static const char *classify(void)
+ * program_type, also EINVAL with no verifier log; btf_missing: the kernel
+ * has no BTF a BTF-attached program needs; verifier: any other verifier
+ * refusal; load: another errno with no log) */
+static const char *classify(int err)
 {
 	static const struct {
 		const char *needle, *class;
@@ -422,7 +425,9 @@ static const char *classify(void)
 	for (r = 0; r < sizeof(rules) / sizeof(rules[0]); r++)
 		if (log_has(rules[r].needle))
 			return rules[r].class;
-	return "load";
+	/* refused before the verifier ran (no log): the kernel does not know
+	 * the program type, or its expected attach type */
+	return err == EINVAL ? "program_type" : "load";
 }
 
 static struct verdict *add_fail(const char *prog, const char *stage, const char *class,
@@ -487,7 +492,7 @@ static const char *failed_prog(char *name, size_t size)
  * or 0 when the failure is the object's (a map, an extern). */
 static int note_load_failure(struct bpf_object *obj, int err)
 {
-	const char *class = classify(), *line;
+	const char *class = classify(err), *line;
 	struct bpf_program *p;
 	char name[256];
 	int n = 0;
@@ -513,7 +518,7 @@ static int note_load_failure(struct bpf_object *obj, int err)
 }
 
 static void print_verdict(const struct run_opts *o, struct bpf_program *p, const char *state,
-			  const struct verdict *v)
+			  const struct verdict *v, const char *needs)
 {
 	int i;
 
@@ -522,6 +527,9 @@ static void print_verdict(const struct run_opts *o, struct bpf_program *p, const
 			fprintf(stderr, "relocore run: %s (section %s): failed to %s: %s: %s\n",
 				bpf_program__name(p), bpf_program__section_name(p), v->stage,
 				v->class, v->msg);
+		else if (needs)
+			fprintf(stderr, "relocore run: %s (section %s): loaded, not attached: %s\n",
+				bpf_program__name(p), bpf_program__section_name(p), needs);
 		return;
 	}
 	printf("{\"verdict\":\"%s\",\"program\":", v ? "failed" : state);
@@ -539,6 +547,10 @@ static void print_verdict(const struct run_opts *o, struct bpf_program *p, const
 		}
 		printf("]");
 	}
+	if (!v && needs) {
+		printf(",\"needs\":");
+		cli_json_str(stdout, needs);
+	}
 	printf("}\n");
 }
 
@@ -551,6 +563,7 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 	int nr_pb = 0, i, ret = 1, nr_links = 0, nr_raw = 0, rawfd, try, np = 0;
 	static signed char state[MAX_LINKS];	/* per program: 1 attached, 0 not */
 	static char *dropped[MAX_LINKS];	/* not loaded after the first try */
+	static char *needs[MAX_LINKS];		/* per program: what user space must give */
 	int nr_dropped = 0;
 	static struct bpf_link *links[MAX_LINKS];
 	static int rawfds[MAX_LINKS];	/* links libbpf has no object for (tcx) */
@@ -608,8 +621,9 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 
 					if (bpf_program__autoload(prog))
 						v = add_fail(bpf_program__name(prog), "load",
-							     classify(), e, "the object did not load");
-					print_verdict(o, prog, "not_loaded", v ? v : fail_of(bpf_program__name(prog)));
+							     classify(e), e, "the object did not load");
+					print_verdict(o, prog, "not_loaded", v ? v : fail_of(bpf_program__name(prog)),
+						      NULL);
 				}
 			goto out;
 		}
@@ -642,8 +656,11 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 		const char *why;
 		int n, k = np++;
 
-		if (k < MAX_LINKS)
+		if (k < MAX_LINKS) {
 			state[k] = 0;
+			free(needs[k]);
+			needs[k] = NULL;
+		}
 		if (!bpf_program__autoload(prog) || attach_skip(&o->l, prog))
 			continue;
 		log_clear();
@@ -653,6 +670,13 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 			rawfds[nr_raw++] = rawfd;
 		if (n < -1)		/* some perf events attached before one failed */
 			nr_links += -n - 1;
+		if (n < 0 && o->keep_going && why && !strncmp(why, "needs ", 6)) {
+			/* what user space must say (an interface, a cgroup,
+			 * events): loaded, not attached, as check decides */
+			if (k < MAX_LINKS)
+				needs[k] = strdup(why);
+			continue;
+		}
 		if (n < 0 && o->keep_going) {
 			int e = errno;
 			char msg[512];
@@ -680,7 +704,7 @@ static int load_and_run(struct run_opts *o, const struct rc_object *robj,
 
 			print_verdict(o, prog, !bpf_program__autoload(prog) ? "not_loaded" :
 				      k < MAX_LINKS && state[k] ? "attached" : "loaded",
-				      fail_of(bpf_program__name(prog)));
+				      fail_of(bpf_program__name(prog)), k < MAX_LINKS ? needs[k] : NULL);
 		}
 	}
 	bpf_object__for_each_map(map, obj) {

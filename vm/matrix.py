@@ -509,7 +509,7 @@ def judge(o, doc, rdir):
                  "class": cls, "errno": 0, "message": msg, "log": []}
         p = pred.get(n)
         row = {"program": n, "section": sections.get(n), "verdict": v["verdict"]}
-        for key in ("stage", "class", "errno", "message", "log"):
+        for key in ("stage", "class", "errno", "message", "log", "needs"):
             if key in v:
                 row[key] = v[key]
         if n in tags:
@@ -610,6 +610,9 @@ def summarize(cell):
     pr = [r for r in progs if r["predicted"] is not None]
     ag = sum(bool(r["agree"]) for r in pr)
     s = f"{att} attached" + (f", {ld} loaded" if ld else "") + (f", {fl} FAILED" if fl else "")
+    st = [ob["stock_libbpf"] for ob in cell["objects"] if "stock_libbpf" in ob]
+    if st:
+        s += f"; stock libbpf loaded {sum(x['rc'] == 0 for x in st)} of {len(st)} CO-RE objects"
     inc = [ob["object"] for ob in cell["objects"] if ob.get("incomplete")]
     if inc:
         s += f", relocore run did not finish on {' '.join(inc)} (the guest's timer stopped it: --timeout)"
@@ -670,7 +673,7 @@ def table(doc, width=120):
                     cs.append(cell_text(cells.get(r + (k["name"],))).rjust(w))
             lines.append(label(r).ljust(lw) + " " + " ".join(cs))
         lines.append("")
-    lines.append("ok attached; load loaded, not attached (as asked); - not loaded (as asked); "
+    lines.append("ok attached; load loaded, not attached (as asked, or it needs an option: --xdp ...); - not loaded (as asked); "
                  "UPPER failed: RELOC relocation, VERIF verifier, ATTACH, HELPER, KFUNC, MAP, NOBTF, PTYPE, LOAD, RUN; "
                  "! check predicted otherwise; ERROR the kernel gave no result")
     return "\n".join(lines)
@@ -767,7 +770,7 @@ def html_page(doc):
             h.append(f"<td class=\"c {cls}\" title=\"{html.escape(chr(10).join(detail))}\">{html.escape(cell_text(c))}</td>")
         h.append("</tr>")
     h.append("</table><div id=\"detail\"></div>")
-    h.append("<p>ok attached; load loaded, not attached (as asked); - not loaded (as asked); "
+    h.append("<p>ok attached; load loaded, not attached (as asked, or it needs an option: --xdp ...); - not loaded (as asked); "
              "upper case: failed, by class; an orange frame: relocore check predicted otherwise.</p>")
     h.append(f"<script>{HTML_SCRIPT}</script></body></html>")
     return "\n".join(h) + "\n"

@@ -10,6 +10,8 @@
 #   - the same run in two shards (--shard 1/2 from the build tree, 2/2 from
 #     a `make install` copy run by the installed files alone), merged
 #     (relocore matrix merge): every cell as in the one run;
+#   - XDP and cgroup programs with no option naming where they attach:
+#     loaded, not attached, what they need said, check agreeing, exit 0;
 #   - the HTML page in a real headless browser (chromium-headless-shell):
 #     it renders, every cell is there, a click shows a cell's details, no
 #     console errors; a screenshot kept in build/matrix/;
@@ -92,6 +94,23 @@ n2=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['kernel
 [ -s "$out/run.json" ] && [ -s "$out/merged.json" ] && python3 "$here/judge.py" --same "$out/run.json" "$out/merged.json" merge-equals-run
 "$R" matrix merge "$t/s1.json" "$t/s1.json" >"$t/m2.txt" 2>&1
 [ $? = 2 ] && grep -q "in two documents" "$t/m2.txt" && pass merge-twice || fail merge-twice "$(tail -n 1 "$t/m2.txt")"
+
+# --- programs user space attaches, with no option saying where: loaded,
+# not attached, what they need said (as check decides: ok), exit 0
+"$R" matrix "$t/pt/xdpcount.bpf.o" "$t/pt/cgcount.bpf.o" --kernels cloud-7.2 --json "$t/needs.json" >"$t/needs.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && python3 - "$t/needs.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for o in d["kernels"][0]["objects"] for r in o["programs"]]
+ok = len(rows) == 2 and all(r["verdict"] == "loaded" and r.get("needs", "").startswith("needs --") and r["agree"] for r in rows)
+sys.exit(0 if ok else 1)
+PY
+then
+	pass needs-option
+else
+	fail needs-option "exit $rc: $(grep -E 'count_' "$t/needs.txt" | tr '\n' ' ')"
+fi
 
 # --- the page in a real browser ----------------------------------------------------------
 chrome() { timeout 120 chromium-headless-shell --no-sandbox --disable-gpu --allow-file-access-from-files \
