@@ -4,8 +4,8 @@
  * relocore check's prediction beside each verdict.  The work is QEMU,
  * downloads and caches: vm/matrix.py does it (with vm/'s scripts), found
  * beside the source tree for a binary run from its build directory, else
- * under RC_MATRIX_DIR (PREFIX/lib/relocore, where make install puts them);
- * $RELOCORE_MATRIX_DIR overrides both.  It is run with RELOCORE set to this
+ * in PREFIX/lib/relocore for a binary in PREFIX/bin (where make install
+ * and the Debian package put them); $RELOCORE_MATRIX_DIR overrides both.  It is run with RELOCORE set to this
  * binary, which decides the predictions and is what the guests run
  * (its static twin).
  */
@@ -20,7 +20,7 @@
 
 int cmd_matrix(int argc, char **argv)
 {
-	char self[PATH_MAX], script[PATH_MAX + 32], **args;
+	char self[PATH_MAX], inst[PATH_MAX + 32], script[PATH_MAX + 64], **args;
 	const char *dir = getenv("RELOCORE_MATRIX_DIR");
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int i;
@@ -32,9 +32,18 @@ int cmd_matrix(int argc, char **argv)
 	self[n] = '\0';
 	if (!dir) {
 		size_t bl = strlen(RC_BUILD_BIN);
+		char *slash;
 
+		/* PREFIX/bin/relocore -> PREFIX/lib/relocore */
+		snprintf(inst, sizeof(inst), "%s", self);
+		slash = strrchr(inst, '/');
+		if (slash)
+			*slash = '\0';
+		slash = strrchr(inst, '/');
+		if (slash)
+			snprintf(slash, sizeof(inst) - (slash - inst), "/lib/relocore");
 		dir = !strncmp(self, RC_BUILD_BIN "/", bl + 1) && !strchr(self + bl + 1, '/') ?
-		      RC_SOURCE_DIR : RC_MATRIX_DIR;
+		      RC_SOURCE_DIR : inst;
 	}
 	snprintf(script, sizeof(script), "%s/vm/matrix.py", dir);
 	if (access(script, R_OK)) {
