@@ -79,9 +79,9 @@ else
 fi
 "$R" matrix "${objs[@]}" "${opts[@]}" --kernels "$kernels" --kernel "$mine" --shard 1/2 \
 	--json "$t/s1.json" >"$t/s1.txt" 2>"$t/s1.err"
-# the installed relocore finds its scripts under PREFIX/lib/relocore; the
-# copy in DESTDIR is pointed at (RELOCORE_MATRIX_DIR), nothing of the tree
-env -u RC_VM_KERNELS RELOCORE_MATRIX_DIR="$inst/lib/relocore" LD_LIBRARY_PATH="$inst/lib/$(gcc -print-multiarch)" \
+# the installed relocore finds its scripts beside its bin/ (PREFIX/lib/
+# relocore: here the copy in DESTDIR), nothing of the tree
+env -u RC_VM_KERNELS -u RELOCORE_MATRIX_DIR LD_LIBRARY_PATH="$inst/lib/$(gcc -print-multiarch)" \
 	"$inst/bin/relocore" matrix "${objs[@]}" "${opts[@]}" --kernels "$kernels" --kernel "$mine" --shard 2/2 \
 	--json "$t/s2.json" >"$t/s2.txt" 2>"$t/s2.err"
 [ -s "$t/s2.json" ] && ! grep -q "$root/" "$t/s2.err" && pass installed-run ||
