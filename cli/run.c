@@ -434,7 +434,8 @@ static struct verdict *add_fail(const char *prog, const char *stage, const char 
 				int err, const char *msg)
 {
 	struct verdict *v;
-	int i, in = 0;
+	bool begin = false, end = false;
+	int i, in;
 
 	if (nr_fails == MAX_LINKS)
 		return NULL;
@@ -444,7 +445,18 @@ static struct verdict *add_fail(const char *prog, const char *stage, const char 
 	v->class = class;
 	v->err = err;
 	v->msg = strdup(msg ? msg : strerror(err));
-	/* the verifier's last words: the lines before END PROG LOAD LOG */
+	/* the verifier's last words: the lines before END PROG LOAD LOG (a
+	 * long log's BEGIN may be gone from the lines kept: then every line
+	 * before END is the log's) */
+	for (i = 0; i < LOG_LINES; i++) {
+		const char *l = logbuf.line[(logbuf.next + i) % LOG_LINES];
+
+		if (l && strstr(l, "BEGIN PROG LOAD LOG"))
+			begin = true;
+		if (l && strstr(l, "END PROG LOAD LOG"))
+			end = true;
+	}
+	in = end && !begin;
 	for (i = 0; i < LOG_LINES; i++) {
 		const char *l = logbuf.line[(logbuf.next + i) % LOG_LINES];
 
@@ -452,7 +464,8 @@ static struct verdict *add_fail(const char *prog, const char *stage, const char 
 			continue;
 		if (strstr(l, "BEGIN PROG LOAD LOG")) {
 			in = 1;
-			v->nlog = 0;
+			while (v->nlog)
+				free(v->log[--v->nlog]);
 		} else if (strstr(l, "END PROG LOAD LOG")) {
 			in = 0;
 		} else if (in) {

@@ -656,12 +656,30 @@ def table(doc, width=120):
     rows, cells = grid(doc)
     ks = doc["kernels"]
     lab = labeler(doc)
-    label = lambda key: lab(key)[:40]
+
+    def label(key, w=44):
+        """at most @w columns: the object's name shortened first"""
+        t = lab(key)
+        if len(t) <= w or ":" not in t:
+            return t[:w]
+        obj, prog = t.split(":", 1)
+        keep = max(w - len(prog) - 1, 12)	# the name's head and tail
+        if len(obj) > keep:
+            obj = obj[:keep - 6] + "~" + obj[-5:]
+        return (obj + ":" + prog)[:w]
     lw = max([len(label(r)) for r in rows] + [7])
     lines = []
-    per = max(1, (width - lw - 1) // 11)
-    for s in range(0, len(ks), per):
-        part = ks[s:s + per]
+    # kernels side by side as long as the line stays within @width
+    parts, cur, used = [], [], lw
+    for k in ks:
+        w = max(len(k["name"]), 6) + 1
+        if cur and used + w > width:
+            parts.append(cur)
+            cur, used = [], lw
+        cur.append(k)
+        used += w
+    parts.append(cur)
+    for part in parts:
         ws = [max(len(k["name"]), 6) for k in part]
         lines.append(" " * lw + " " + " ".join(k["name"].rjust(w) for k, w in zip(part, ws)))
         for r in rows:
@@ -673,9 +691,10 @@ def table(doc, width=120):
                     cs.append(cell_text(cells.get(r + (k["name"],))).rjust(w))
             lines.append(label(r).ljust(lw) + " " + " ".join(cs))
         lines.append("")
-    lines.append("ok attached; load loaded, not attached (as asked, or it needs an option: --xdp ...); - not loaded (as asked); "
-                 "UPPER failed: RELOC relocation, VERIF verifier, ATTACH, HELPER, KFUNC, MAP, NOBTF, PTYPE, LOAD, RUN; "
-                 "! check predicted otherwise; ERROR the kernel gave no result")
+    lines.append("ok attached; load loaded, not attached (as asked, or it needs an option: --xdp ...); "
+                 "- not loaded (as asked)")
+    lines.append("UPPER failed: RELOC relocation, VERIF verifier, ATTACH, HELPER, KFUNC, MAP, NOBTF, PTYPE, LOAD, RUN;")
+    lines.append("! check predicted otherwise; ERROR the kernel gave no result")
     return "\n".join(lines)
 
 
