@@ -196,6 +196,17 @@ static bool config_lacks(const struct ctx *c, const char *opt)
 	return whole;
 }
 
+/* config_lacks() of row @n's option, asked once per check (a config is
+ * hundreds of KB; an object may have hundreds of programs) */
+static bool config_lacks_memo(struct ctx *c, size_t n)
+{
+	if (n >= sizeof(c->config_memo))
+		return config_lacks(c, needs_config[n].option);
+	if (!c->config_memo[n])
+		c->config_memo[n] = config_lacks(c, needs_config[n].option) ? 1 : 2;
+	return c->config_memo[n] == 1;
+}
+
 /* The program type, attach type and attach point of section @secname on
  * the target: the first that is missing, or that user space must give, is
  * a problem of c->prog.  0 or -ENOMEM. */
@@ -225,7 +236,7 @@ int chk_attach(struct ctx *c, const char *secname)
 		if (!strcmp(needs_config[n].prog_type, d->prog_type) &&
 		    (!needs_config[n].tp_category ||
 		     (tgt && !strncmp(tgt, needs_config[n].tp_category, strlen(needs_config[n].tp_category)))) &&
-		    config_lacks(c, needs_config[n].option))
+		    config_lacks_memo(c, n))
 			return chk_problem(c->prog, needs_config[n].tp_category ? RC_CHECK_ATTACH :
 					   RC_CHECK_PROGRAM_TYPE, false, -1,
 					   "%s: the target's config has no %s (%s)", secname,

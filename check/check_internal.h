@@ -154,6 +154,8 @@ struct ctx {
 	bool no_trampolines;
 	const char *config;		/* the target's .config (--kconfig), or NULL */
 	size_t config_len;
+	signed char config_memo[16];	/* attach.c: per needs_config row, 0 not
+					 * known yet, 1 the config lacks it, 2 not */
 	/* the target's kallsyms lists variables (CONFIG_KALLSYMS_ALL): 1 it
 	 * does, 0 it does not (the config says so), -1 no config given */
 	int kallsyms_vars;
