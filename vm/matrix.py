@@ -612,11 +612,12 @@ def summarize(cell):
     s = f"{att} attached" + (f", {ld} loaded" if ld else "") + (f", {fl} FAILED" if fl else "")
     st = [ob["stock_libbpf"] for ob in cell["objects"] if "stock_libbpf" in ob]
     if st:
-        s += f"; stock libbpf loaded {sum(x['rc'] == 0 for x in st)} of {len(st)} CO-RE objects"
+        s += f"; stock libbpf loaded {sum(x['rc'] == 0 for x in st)}/{len(st)} objects"
+    s += f"; check agreed {ag}/{len(pr)}; {cell.get('accel', '?')} {cell.get('boot_seconds', '?')}s"
     inc = [ob["object"] for ob in cell["objects"] if ob.get("incomplete")]
     if inc:
-        s += f", relocore run did not finish on {' '.join(inc)} (the guest's timer stopped it: --timeout)"
-    return f"{s}; check predicted {ag}/{len(pr)} ({cell.get('accel', '?')}, boot+run {cell.get('boot_seconds', '?')}s)"
+        s += f"\n  relocore run did not finish on {' '.join(inc)} (the guest's timer stopped it: --timeout)"
+    return s
 
 
 # --- output ------------------------------------------------------------------------
@@ -720,7 +721,7 @@ def markdown(doc):
         out.append(f"| `{lab(r)}` | " + " | ".join(cs) + " |")
     out += ["", "| kernel | release | arch | result |", "|---|---|---|---|"]
     for k in ks:
-        out.append(f"| {k['name']} | {k.get('release') or ''} | {k['arch']} | {summarize(k)} |")
+        out.append(f"| {k['name']} | {k.get('release') or ''} | {k['arch']} | {summarize(k).replace(chr(10) + '  ', '; ')} |")
     fails = [(k, ob, r) for k in ks for ob in k.get("objects", []) for r in ob["programs"]
              if r["verdict"] in ("failed", "no_result")]
     if fails:
