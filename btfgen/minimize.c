@@ -203,6 +203,13 @@ static struct btf *minimize(const struct rc_target *target, const char *const *o
 			struct rc_object *obj = all[j];
 
 			n = rc_object_relo_count(obj);
+			if (n && rc_object_big_endian(obj) != full->big_endian) {
+				rc_fmt(err->msg, sizeof(err->msg),
+				       "%s: a %s-endian object, a %s-endian kernel BTF: it cannot load there",
+				       rc_object_name(obj), rc_object_big_endian(obj) ? "big" : "little",
+				       full->big_endian ? "big" : "little");
+				ret = -EINVAL;
+			}
 			for (k = 0; k < n && !ret; k++) {
 				const struct rc_relo *relo;
 				const char *sec;
@@ -226,6 +233,8 @@ static struct btf *minimize(const struct rc_target *target, const char *const *o
 	if (!out)
 		rc_fmt(err->msg, sizeof(err->msg), "cannot emit the minimized BTF: %s",
 		       strerror(errno));
+	else if (full->big_endian)	/* written in its kernel's order, as its bpftool does */
+		btf__set_endianness(out, BTF_BIG_ENDIAN);
 out:
 	bg_subset_free(&s);
 	return out;

@@ -149,11 +149,14 @@ static int read_elf(struct ctx *c, struct rc_error *err)
 			s->size = sh->size;
 			s->insns = (const void *)(buf + sh->off);
 			s->n = sh->size / sizeof(struct bpf_insn);
-			if ((uintptr_t)s->insns % 8 && s->n) {	/* read them aligned */
+			/* read them aligned, in the host's byte order */
+			if (((uintptr_t)s->insns % 8 || rc_object_swapped(c->obj)) && s->n) {
 				s->copy = malloc(s->n * sizeof(*s->copy));
 				if (!s->copy)
 					goto nomem;
 				memcpy(s->copy, buf + sh->off, s->n * sizeof(*s->copy));
+				if (rc_object_swapped(c->obj))
+					rc_insns_swap(s->copy, s->n);
 				s->insns = s->copy;
 			}
 		}

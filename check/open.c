@@ -320,7 +320,24 @@ static int datasec_problems(struct ctx *c, struct rc_check_prog *p)
 	return 0;
 }
 
+/* A kernel runs instructions of its own byte order: libbpf, built for it,
+ * refuses an object of the other ("elf: endianness mismatch"). */
+static int byte_order_problem(struct ctx *c, struct rc_check_prog *p)
+{
+	bool obe = rc_object_big_endian(c->obj), kbe;
+
+	if (!c->vml)
+		return 0;
+	kbe = c->vml->big_endian;
+	if (obe == kbe)
+		return 0;
+	return chk_problem(p, RC_CHECK_OPEN, false, -1,
+			   "the object is %s-endian, the kernel %s-endian (its BTF): libbpf refuses to open it there (\"elf: endianness mismatch\"); compile it with clang -target %s",
+			   obe ? "big" : "little", kbe ? "big" : "little", kbe ? "bpfeb" : "bpfel");
+}
+
 int chk_open_problems(struct ctx *c, struct rc_check_prog *p)
 {
-	return program_problems(c, p) ?: relocation_problems(c, p) ?: datasec_problems(c, p);
+	return byte_order_problem(c, p) ?: program_problems(c, p) ?:
+	       relocation_problems(c, p) ?: datasec_problems(c, p);
 }

@@ -488,9 +488,12 @@ static int check_ldx(struct ctx *c, size_t sec, size_t idx, const struct bpf_ins
 	/* a load from a frozen read-only map: its value is known */
 	if (d && BPF_MODE(in->code) == BPF_MEM && off >= 0 &&
 	    (uint64_t)off + sz <= d->data_size) {
+		bool be = rc_object_big_endian(c->obj);
 		uint64_t val = 0;
+		int k;
 
-		memcpy(&val, d->data + off, sz);	/* little-endian */
+		for (k = 0; k < sz; k++)	/* in the object's byte order */
+			val |= (uint64_t)d->data[off + k] << 8 * (be ? sz - 1 - k : k);
 		set(s, dst, val);
 	} else {
 		unset(s, dst);

@@ -550,7 +550,13 @@ static int encode_value(const struct btf *btf, uint32_t id, const char *val,
 			if (is_bool && u > 1)
 				goto range;
 		}
-		memcpy(out, &u, size);		/* BPF objects here are little-endian */
+		{	/* in the object's byte order (its BTF's) */
+			bool be = btf__endianness(btf) == BTF_BIG_ENDIAN;
+			unsigned int k;
+
+			for (k = 0; k < size; k++)
+				((unsigned char *)out)[k] = (unsigned char)(u >> 8 * (be ? size - 1 - k : k));
+		}
 		return 0;
 bad:
 		snprintf(why, wn, "'%s' is not a value of its type %s", val, type_str(btf, id, tb, sizeof(tb)));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# examples/build.sh [--arch ARCH] OUTDIR [SRC.bpf.c...] - compile every examples/*.bpf.c
+# examples/build.sh [--arch ARCH] [--target bpfeb] OUTDIR [SRC.bpf.c...] - compile every examples/*.bpf.c
 # (or the given sources) once, on the host, into OUTDIR/<name>.bpf.o, the way
 # users build CO-RE programs:
 #
@@ -17,23 +17,32 @@
 # vm/arch-objs.sh), -D__TARGET_ARCH_arm64 against the vmlinux.h of Debian's
 # arm64 6.1 cloud kernel (`vm/kernel-btf.sh arm64-6.1`; RC_EXAMPLES_BTF
 # overrides it too).  The default is --arch x86.
+#
+# --target bpfeb: the same programs against the same vmlinux.h, written
+# big-endian (clang -target bpfeb), as they would be for s390x
+# (test/crosscheck/be.sh decides them against s390x kernels with libbpf
+# built for s390x).  The default is -target bpf (the host's order).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../scripts/cache.sh
 source "$here/../scripts/cache.sh"
 
-arch=x86
-if [ "${1:-}" = --arch ]; then
-	arch=${2:-}
+arch=x86 target=bpf
+while [ "${1:-}" = --arch ] || [ "${1:-}" = --target ]; do
+	case "$1" in
+	--arch) arch=${2:-} ;;
+	--target) target=${2:-}
+		case "$target" in bpf|bpfel|bpfeb) ;; *) echo "examples: --target bpf|bpfel|bpfeb, not '$target'" >&2; exit 2 ;; esac ;;
+	esac
 	shift 2 || true
-fi
+done
 case "$arch" in
 x86) btfkernel=cloud-6.1 ;;
 arm64) btfkernel=arm64-6.1 ;;
 *) echo "examples: --arch x86|arm64, not '$arch'" >&2; exit 2 ;;
 esac
-[ $# -ge 1 ] || { echo "usage: $0 [--arch x86|arm64] OUTDIR [SRC.bpf.c...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [--arch x86|arm64] [--target bpf|bpfel|bpfeb] OUTDIR [SRC.bpf.c...]" >&2; exit 2; }
 out=$1
 shift
 mkdir -p "$out"
@@ -76,7 +85,7 @@ fi
 [ ${#srcs[@]} -gt 0 ] || { echo "examples: no *.bpf.c in $here" >&2; exit 1; }
 for src in "${srcs[@]}"; do
 	name=$(basename "$src" .c)
-	cmd=("$CLANG" -target bpf -O2 -g -D__TARGET_ARCH_$arch -Wall
+	cmd=("$CLANG" -target "$target" -O2 -g -D__TARGET_ARCH_$arch -Wall
 	     -I"$hdir" -I"$here" -c "$src" -o "$out/$name.o")
 	echo "examples: ${cmd[*]}"
 	"${cmd[@]}"

@@ -209,6 +209,7 @@ static int view_raw(struct rc_btf *b, const void *data, size_t size,
 		}
 	}
 	b->cnt = b->start_id;	/* no type until the first walk indexes them */
+	b->big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;	/* host order */
 	return 0;
 }
 
@@ -238,6 +239,7 @@ static int view_libbpf(struct rc_btf *b, const struct btf *lib,
 	if (!b->strs)
 		return -EINVAL;
 	b->ptr_sz = btf__pointer_size(lib);
+	b->big_endian = btf__endianness(lib) == BTF_BIG_ENDIAN;
 	if (n > b->start_id) {
 		first = btf__type_by_id(lib, b->start_id);
 		last = btf__type_by_id(lib, n - 1);
@@ -282,6 +284,43 @@ struct rc_btf *rc_btf_adopt(struct btf *lib)
 	return b;
 }
 
+struct btf *rc_btf_new_any_order(const void *data, size_t size)
+{
+	struct btf_header h;
+	struct btf *lib = btf__new(data, size);
+	unsigned char *copy;
+	uint32_t hdr_len;
+	size_t k;
+	int saved = errno;
+
+	/* libbpf 1.1 converts the other byte order only under a 24-byte
+	 * header; a longer one (clang 21's is 32 bytes) whose extra bytes
+	 * are all zero says nothing more (libbpf's own rule for its host's
+	 * order): read it with the header cut to 24 bytes, the sections'
+	 * offsets being relative to the header's end */
+	if (lib || size < sizeof(h))
+		return lib;
+	memcpy(&h, data, sizeof(h));
+	hdr_len = __builtin_bswap32(h.hdr_len);
+	if (h.magic != __builtin_bswap16(BTF_MAGIC) || hdr_len <= sizeof(h) || hdr_len > size)
+		goto out;
+	for (k = sizeof(h); k < hdr_len; k++)
+		if (((const unsigned char *)data)[k])
+			goto out;
+	copy = malloc(size - (hdr_len - sizeof(h)));
+	if (!copy)
+		return NULL;
+	h.hdr_len = __builtin_bswap32((uint32_t)sizeof(h));
+	memcpy(copy, &h, sizeof(h));
+	memcpy(copy + sizeof(h), (const unsigned char *)data + hdr_len, size - hdr_len);
+	lib = btf__new(copy, size - (hdr_len - sizeof(h)));	/* libbpf keeps its own copy */
+	saved = errno;
+	free(copy);
+out:
+	errno = saved;
+	return lib;
+}
+
 struct rc_btf *rc_btf_from_raw(const void *data, size_t size, const struct rc_btf *base,
 			       const char *what, struct rc_error *err)
 {
@@ -319,7 +358,7 @@ struct rc_btf *rc_btf_from_raw(const void *data, size_t size, const struct rc_bt
 			free(copy);
 	}
 	if (ret == -EAGAIN) {	/* the other byte order: libbpf converts it */
-		struct btf *lib = base ? NULL : btf__new(data, size);
+		struct btf *lib = base ? NULL : rc_btf_new_any_order(data, size);
 
 		free(b);
 		if (!lib) {

@@ -124,8 +124,15 @@ static int calc_field(const struct rc_spec *spec, enum rc_relo_kind kind,
 			  (btf_is_int(mt) && (btf_int_encoding(mt) & BTF_INT_SIGNED));
 		fv->validate = true;
 		break;
-	case RC_FIELD_LSHIFT_U64:	/* little-endian target */
-		fv->val = 64 - (bit_off + bit_sz - byte_off * 8);
+	case RC_FIELD_LSHIFT_U64:
+		/* the shift that brings the field's top bit to bit 63 of the
+		 * zero-extended load: in the byte order of the BTF's kernel
+		 * (libbpf computes it in its host's order, which is the
+		 * kernel's when it loads there) */
+		if (spec->btf->big_endian)
+			fv->val = (8 - byte_sz) * 8 + (bit_off - byte_off * 8);
+		else
+			fv->val = 64 - (bit_off + bit_sz - byte_off * 8);
 		break;
 	case RC_FIELD_RSHIFT_U64:
 		fv->val = 64 - bit_sz;

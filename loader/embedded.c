@@ -5,7 +5,7 @@
  * with `ld -r -b binary` or an .incbin.
  *
  * An embedded object is an ELF header with e_machine 247 (EM_BPF),
- * 64-bit little-endian, anywhere in the file; its extent is what its own
+ * 64-bit, of either byte order, anywhere in the file; its extent is what its own
  * headers say: the ELF header, the section header table and every
  * section with file contents.  An object whose headers reach beyond the
  * file is truncated: that is an error naming the file and the offset.
@@ -37,17 +37,29 @@
 #define MAX_FILE_SIZE (1u << 30)
 #define MAX_EMBEDDED 4096
 
-static uint16_t rd16(const unsigned char *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static uint32_t rd32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t rd64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+/* @n bytes at @p of the ELF image @elf, in its byte order (EI_DATA:
+ * 1 little-endian, 2 big-endian, as clang -target bpfeb and s390x write). */
+static uint64_t rdn(const unsigned char *elf, const unsigned char *p, int n)
+{
+	bool be = elf[5] == 2;
+	uint64_t v = 0;
+	int k;
+
+	for (k = 0; k < n; k++)
+		v |= (uint64_t)p[k] << 8 * (be ? n - 1 - k : k);
+	return v;
+}
+#define rd16(e, p) ((uint16_t)rdn(e, p, 2))
+#define rd32(e, p) ((uint32_t)rdn(e, p, 4))
+#define rd64(e, p) rdn(e, p, 8)
 
 bool rc_embedded_is_bpf_header(const void *buf, size_t size)
 {
 	const unsigned char *p = buf;
 
 	return size >= 20 && !memcmp(p, "\x7f" "ELF", 4) &&
-	       p[4] == 2 /* ELFCLASS64 */ && p[5] == 1 /* ELFDATA2LSB */ &&
-	       rd16(p + 18) == EM_BPF_NR;
+	       p[4] == 2 /* ELFCLASS64 */ && (p[5] == 1 || p[5] == 2) /* LSB, MSB */ &&
+	       rd16(p, p + 18) == EM_BPF_NR;
 }
 
 /* Section header @i of the ELF image @p (@size bytes, headers checked). */
@@ -63,15 +75,15 @@ static void rd_shdr(const unsigned char *p, uint64_t shoff, uint32_t i,
 {
 	const unsigned char *h = p + shoff + (uint64_t)i * SHDR_SIZE;
 
-	s->name = rd32(h);
-	s->type = rd32(h + 4);
-	s->flags = rd64(h + 8);
-	s->addr = rd64(h + 16);
-	s->off = rd64(h + 24);
-	s->size = rd64(h + 32);
-	s->link = rd32(h + 40);
-	s->info = rd32(h + 44);
-	s->entsize = rd64(h + 56);
+	s->name = rd32(p, h);
+	s->type = rd32(p, h + 4);
+	s->flags = rd64(p, h + 8);
+	s->addr = rd64(p, h + 16);
+	s->off = rd64(p, h + 24);
+	s->size = rd64(p, h + 32);
+	s->link = rd32(p, h + 40);
+	s->info = rd32(p, h + 44);
+	s->entsize = rd64(p, h + 56);
 }
 
 /* The extent of the object whose ELF header is at @off; 0 with @err when
@@ -91,12 +103,12 @@ static int object_extent(const unsigned char *buf, size_t size, size_t off,
 		       file, off, EHDR_SIZE, avail);
 		return -EINVAL;
 	}
-	shoff = rd64(p + 0x28);
-	shentsize = rd16(p + 0x3a);
-	shnum = rd16(p + 0x3c);
-	phoff = rd64(p + 0x20);
-	phentsize = rd16(p + 0x36);
-	phnum = rd16(p + 0x38);
+	shoff = rd64(p, p + 0x28);
+	shentsize = rd16(p, p + 0x3a);
+	shnum = rd16(p, p + 0x3c);
+	phoff = rd64(p, p + 0x20);
+	phentsize = rd16(p, p + 0x36);
+	phnum = rd16(p, p + 0x38);
 	if (!shnum || !shoff || shentsize != SHDR_SIZE) {
 		rc_fmt(err->msg, sizeof(err->msg),
 		       "%s: embedded BPF object at offset 0x%zx: no usable section header table (offset 0x%llx, %u entries of %u bytes)",
@@ -149,8 +161,8 @@ static int object_extent(const unsigned char *buf, size_t size, size_t off,
 static bool find_section(const unsigned char *p, size_t size, const char *name,
 			 struct shdr *out)
 {
-	uint64_t shoff = rd64(p + 0x28);
-	uint16_t shnum = rd16(p + 0x3c), shstrndx = rd16(p + 0x3e);
+	uint64_t shoff = rd64(p, p + 0x28);
+	uint16_t shnum = rd16(p, p + 0x3c), shstrndx = rd16(p, p + 0x3e);
 	struct shdr str;
 	uint32_t i;
 
@@ -211,25 +223,25 @@ static bool name_from_line_info(const unsigned char *p, size_t size,
 		return false;
 	b = p + btf.off;
 	e = p + ext.off;
-	if (rd16(b) != 0xeb9f || rd16(e) != 0xeb9f)
+	if (rd16(p, b) != 0xeb9f || rd16(p, e) != 0xeb9f)
 		return false;
-	hlen = rd32(b + 4);
-	str_off = rd32(b + 16);
-	str_len = rd32(b + 20);
+	hlen = rd32(p, b + 4);
+	str_off = rd32(p, b + 16);
+	str_len = rd32(p, b + 20);
 	if ((uint64_t)hlen + str_off + str_len > btf.size)
 		return false;
-	ehlen = rd32(e + 4);
-	li_off = rd32(e + 16);
-	li_len = rd32(e + 20);
+	ehlen = rd32(p, e + 4);
+	li_off = rd32(p, e + 16);
+	li_len = rd32(p, e + 20);
 	if (ehlen < 24 || (uint64_t)ehlen + li_off + li_len > ext.size ||
 	    li_len < 4 + 8 + 16)
 		return false;
 	li = e + ehlen + li_off;
-	rec = rd32(li);
-	nr = rd32(li + 8);
+	rec = rd32(p, li);
+	nr = rd32(p, li + 8);
 	if (rec < 16 || !nr)
 		return false;
-	foff = rd32(li + 12 + 4);
+	foff = rd32(p, li + 12 + 4);
 	if (foff >= str_len)
 		return false;
 	s = (const char *)b + hlen + str_off + foff;
@@ -260,12 +272,12 @@ static bool name_from_host_symbol(const unsigned char *buf, size_t size,
 	int pass;
 
 	if (size < EHDR_SIZE || memcmp(buf, "\x7f" "ELF", 4) || buf[4] != 2 ||
-	    buf[5] != 1)
+	    (buf[5] != 1 && buf[5] != 2))
 		return false;
-	type = rd16(buf + 16);
-	shoff = rd64(buf + 0x28);
-	shentsize = rd16(buf + 0x3a);
-	shnum = rd16(buf + 0x3c);
+	type = rd16(buf, buf + 16);
+	shoff = rd64(buf, buf + 0x28);
+	shentsize = rd16(buf, buf + 0x3a);
+	shnum = rd16(buf, buf + 0x3c);
 	if (shentsize != SHDR_SIZE || !shnum || shoff > size ||
 	    (uint64_t)shnum * SHDR_SIZE > size - shoff)
 		return false;
@@ -299,9 +311,9 @@ static bool name_from_host_symbol(const unsigned char *buf, size_t size,
 			n = sym.size / 24;
 			for (k = 1; k < n; k++) {
 				const unsigned char *e = buf + sym.off + k * 24;
-				uint32_t noff = rd32(e);
-				uint16_t shndx = rd16(e + 6);
-				uint64_t value = rd64(e + 8);
+				uint32_t noff = rd32(buf, e);
+				uint16_t shndx = rd16(buf, e + 6);
+				uint64_t value = rd64(buf, e + 8);
 				unsigned char st_type = e[4] & 0xf;
 				const char *nm;
 				size_t len;

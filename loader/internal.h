@@ -49,6 +49,10 @@ int rc_btf_walk_validate(const struct rc_btf *b, struct rc_validator *v);
 /* Validate every type of @b (and its base) now: 0 or -EINVAL with @err. */
 int rc_btf_validate_all(const struct rc_btf *b, struct rc_error *err);
 
+/* libbpf's btf__new, also for BTF of the other byte order under a header
+ * longer than libbpf 1.1 converts (its extra bytes zero). */
+struct btf *rc_btf_new_any_order(const void *data, size_t size);
+
 /* Hand view @b (rc_btf_from_raw's) a mapping or buffer to release with it. */
 void rc_btf_hold(struct rc_btf *b, void *map, size_t map_len, void *copy);
 /* A view of libbpf's @lib that owns it (freed with the view). */

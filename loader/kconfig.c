@@ -211,6 +211,16 @@ static void *ext_ptr(struct bake *b, const struct kcfg_ext *e)
 }
 
 /* A tristate-like value 'y', 'm' or 'n'. */
+/* @v into @size bytes at @p in the object's byte order. */
+static void put_num(const struct bake *b, void *p, uint32_t size, uint64_t v)
+{
+	bool be = rc_object_big_endian(b->obj);
+	uint32_t k;
+
+	for (k = 0; k < size; k++)
+		((unsigned char *)p)[k] = (unsigned char)(v >> 8 * (be ? size - 1 - k : k));
+}
+
 static int set_tri(struct bake *b, struct kcfg_ext *e, char v)
 {
 	switch (e->type) {
@@ -222,7 +232,7 @@ static int set_tri(struct bake *b, struct kcfg_ext *e, char v)
 	case KCFG_TRISTATE: {
 		uint32_t t = v == 'y' ? 1 : v == 'm' ? 2 : 0;
 
-		memcpy(ext_ptr(b, e), &t, 4);
+		put_num(b, ext_ptr(b, e), 4, t);
 		break;
 	}
 	case KCFG_CHAR:
@@ -256,12 +266,7 @@ static int set_num(struct bake *b, struct kcfg_ext *e, uint64_t v)
 			return bfail(b, "%s: value %llu does not fit %u byte(s)",
 				     e->name, (unsigned long long)v, e->size);
 	}
-	switch (e->size) {
-	case 1: { uint8_t x = v; memcpy(p, &x, 1); break; }
-	case 2: { uint16_t x = v; memcpy(p, &x, 2); break; }
-	case 4: { uint32_t x = v; memcpy(p, &x, 4); break; }
-	default: memcpy(p, &v, 8); break;
-	}
+	put_num(b, p, e->size < 8 ? e->size : 8, v);
 	e->set = true;
 	return 0;
 }

@@ -84,6 +84,9 @@ struct rc_object {
 	struct relo_rec *recs;	/* every record, as read */
 	struct rc_result *res;	/* made when first asked for (3 KB each) */
 	bool relocated;
+	bool big_endian;	/* the file's byte order (ELF EI_DATA) */
+	bool swap;		/* ... not the host's: its words are swapped
+				 * when read and when written back */
 };
 
 static int fail(struct rc_error *err, const struct rc_object *obj,
@@ -102,12 +105,34 @@ static int fail(struct rc_error *err, const struct rc_object *obj,
 	return -EINVAL;
 }
 
-static uint32_t rd32(const unsigned char *p)
+/* A 32-bit word of the object at @p, in host order. */
+static uint32_t rd32(const struct rc_object *obj, const unsigned char *p)
 {
 	uint32_t v;
 
 	memcpy(&v, p, 4);
-	return v;
+	return obj->swap ? __builtin_bswap32(v) : v;
+}
+
+void rc_insns_swap(struct bpf_insn *insns, size_t n)
+{
+	size_t i;
+
+	/* code is a byte; the register nibbles trade places (dst_reg is the
+	 * high nibble in a big-endian file); off and imm are words */
+	for (i = 0; i < n; i++) {
+		unsigned char *b = (unsigned char *)&insns[i];
+		uint16_t off;
+		uint32_t imm;
+
+		b[1] = (unsigned char)(b[1] << 4 | b[1] >> 4);
+		memcpy(&off, b + 2, 2);
+		memcpy(&imm, b + 4, 4);
+		off = __builtin_bswap16(off);
+		imm = __builtin_bswap32(imm);
+		memcpy(b + 2, &off, 2);
+		memcpy(b + 4, &imm, 4);
+	}
 }
 
 /* Does libbpf take a section named @name by its name, whatever its type
@@ -174,8 +199,10 @@ static int read_sections(struct rc_object *obj, Elf *elf, struct rc_error *err,
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_BPF)
 		return fail(err, obj, "not a 64-bit BPF ELF object (machine %u)",
 			    eh.e_machine);
-	if (eh.e_ident[EI_DATA] != ELFDATA2LSB)
-		return fail(err, obj, "big-endian BPF objects are not supported");
+	if (eh.e_ident[EI_DATA] != ELFDATA2LSB && eh.e_ident[EI_DATA] != ELFDATA2MSB)
+		return fail(err, obj, "unknown ELF byte order (EI_DATA %u)", eh.e_ident[EI_DATA]);
+	obj->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	obj->swap = obj->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	/* libelf shows a truncated section header table as no sections */
 	if (!eh.e_shnum || eh.e_shoff > obj->size ||
 	    (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > obj->size - eh.e_shoff)
@@ -342,7 +369,7 @@ static int read_ext_info(struct rc_object *obj, const char *what,
 {
 	/* the header is read with memcpy: GCC (bpf-gcc -gbtf) writes
 	 * .BTF.ext with alignment 1, at any file offset */
-	uint32_t hdr_len = rd32(obj->buf + obj->ext_off + 4);
+	uint32_t hdr_len = rd32(obj, obj->buf + obj->ext_off + 4);
 	size_t base = obj->ext_off + hdr_len, pos, end;
 	uint32_t rec_size;
 
@@ -359,7 +386,7 @@ static int read_ext_info(struct rc_object *obj, const char *what,
 		return fail(err, obj, ".BTF.ext: %s has no record size", what);
 	pos = base + off;
 	end = pos + len;
-	rec_size = rd32(obj->buf + pos);
+	rec_size = rd32(obj, obj->buf + pos);
 	if (rec_size < min_rec || rec_size % 4 || rec_size > 1024)
 		return fail(err, obj, ".BTF.ext: %s record size %u invalid (offset 0x%zx)",
 			    what, rec_size, pos - obj->ext_off);
@@ -374,8 +401,8 @@ static int read_ext_info(struct rc_object *obj, const char *what,
 		if (end - pos < 8)
 			return fail(err, obj, ".BTF.ext: %s truncated section header at offset 0x%zx",
 				    what, pos - obj->ext_off);
-		name_off = rd32(obj->buf + pos);
-		nr = rd32(obj->buf + pos + 4);
+		name_off = rd32(obj, obj->buf + pos);
+		nr = rd32(obj, obj->buf + pos + 4);
 		pos += 8;
 		sec = btf__str_by_offset(obj->btf, name_off);
 		if (!sec)
@@ -423,6 +450,14 @@ static int read_btf_ext(struct rc_object *obj, struct rc_error *err)
 	 * to 1; every read here is a byte copy); the offsets inside it must
 	 * keep its records 4-byte aligned, as libbpf requires. */
 	memcpy(&h, obj->buf + obj->ext_off, 24);
+	if (obj->swap) {	/* the u16 magic, two bytes, then words */
+		uint32_t *w = &h.hdr_len;
+		int k;
+
+		h.magic = __builtin_bswap16(h.magic);
+		for (k = 0; k < 5; k++)
+			w[k] = __builtin_bswap32(w[k]);
+	}
 	if (h.magic != BTF_EXT_MAGIC)
 		return fail(err, obj, ".BTF.ext: bad magic 0x%04x", h.magic);
 	if (h.version != 1)
@@ -430,7 +465,8 @@ static int read_btf_ext(struct rc_object *obj, struct rc_error *err)
 	if (h.hdr_len < 24 || h.hdr_len > obj->ext_size || h.hdr_len % 4)
 		return fail(err, obj, ".BTF.ext: header length %u invalid", h.hdr_len);
 	if (h.hdr_len >= 32) {
-		memcpy(&h.core_relo_off, obj->buf + obj->ext_off + 24, 8);
+		h.core_relo_off = rd32(obj, obj->buf + obj->ext_off + 24);
+		h.core_relo_len = rd32(obj, obj->buf + obj->ext_off + 28);
 		obj->core_relo_len_off = obj->ext_off + 28;
 	}
 	return read_ext_info(obj, "func_info", h.func_info_off, h.func_info_len, 8,
@@ -458,8 +494,14 @@ static int index_relos(struct rc_object *obj, struct rc_error *err)
 		for (i = 0; i < rs->nr; i++, k++) {
 			struct relo_rec *r = &obj->recs[k];
 
-			memcpy(&r->relo, obj->buf + rs->rec_off + (size_t)i * obj->relo_rec_size,
-			       sizeof(r->relo));
+			const unsigned char *rb = obj->buf + rs->rec_off +
+						  (size_t)i * obj->relo_rec_size;
+
+			/* insn_off, type_id, access_str_off, kind: words */
+			r->relo.insn_off = rd32(obj, rb);
+			r->relo.type_id = rd32(obj, rb + 4);
+			r->relo.access_str_off = rd32(obj, rb + 8);
+			r->relo.kind = rd32(obj, rb + 12);
 			r->prog = rs->prog;
 			r->relo_idx = i;
 			r->insn_idx = r->relo.insn_off / 8;
@@ -556,7 +598,7 @@ static struct rc_object *open_owned(unsigned char *buf, size_t size, bool mapped
 	if (ret)
 		goto err;
 	if (btf_size) {
-		obj->btf = btf__new(obj->buf + btf_off, btf_size);
+		obj->btf = rc_btf_new_any_order(obj->buf + btf_off, btf_size);
 		if (!obj->btf) {
 			fail(err, obj, ".BTF at offset 0x%zx: malformed (header, strings or types): %s",
 			     btf_off, strerror(errno));
@@ -818,6 +860,16 @@ const struct rc_btf *rc_object_types(const struct rc_object *obj)
 	return obj->types;
 }
 
+bool rc_object_big_endian(const struct rc_object *obj)
+{
+	return obj->big_endian;
+}
+
+bool rc_object_swapped(const struct rc_object *obj)
+{
+	return obj->swap;
+}
+
 size_t rc_object_relo_count(const struct rc_object *obj)
 {
 	return obj->nr_relos;
@@ -853,6 +905,8 @@ static struct bpf_insn *section_copy(const struct rc_object *obj,
 	insns = malloc(p->size ? p->size : 1);
 	if (insns)
 		memcpy(insns, obj->buf + p->off, p->size);
+	if (insns && obj->swap)	/* decided and patched in host order */
+		rc_insns_swap(insns, p->size / sizeof(*insns));
 	return insns;
 }
 
@@ -877,6 +931,14 @@ static int relocate(struct rc_object *obj, const struct rc_target *target,
 
 	if (obj->relocated)
 		return fail(err, obj, "already relocated");
+	/* a kernel runs instructions of its own byte order only (libbpf,
+	 * where the two differ: "elf: endianness mismatch") */
+	if (target->vmlinux && target->vmlinux->big_endian != obj->big_endian)
+		return fail(err, obj,
+			    "a %s-endian object, a %s-endian kernel BTF: it cannot load there (compile it with clang -target %s)",
+			    obj->big_endian ? "big" : "little",
+			    target->vmlinux->big_endian ? "big" : "little",
+			    target->vmlinux->big_endian ? "bpfeb" : "bpfel");
 	if (!obj->nr_relos)
 		return 0;
 	/* one candidate list per local type (narrowed as we go) */
@@ -949,6 +1011,10 @@ static int relocate(struct rc_object *obj, const struct rc_target *target,
 	for (s = 0; commit && s < obj->nr_relo_secs; s++) {
 		const struct prog_sec *p = &obj->progs[obj->relo_secs[s].prog];
 
+		if (scratch_shared(obj, s))	/* committed with its first group */
+			continue;
+		if (obj->swap)	/* back to the file's order */
+			rc_insns_swap(scratch[s], p->size / sizeof(*scratch[s]));
 		memcpy(obj->buf + p->off, scratch[s], p->size);
 	}
 	obj->relocated |= commit;

@@ -63,6 +63,9 @@ struct rc_btf {
 	uint32_t types_len;
 	uint32_t *offs;			/* offs[id - start_id]: record offset */
 	int ptr_sz;			/* 0 until needed, -1: unknown */
+	bool big_endian;		/* the byte order it was written in
+					 * (its target's: a bitfield's shift
+					 * depends on it) */
 	const void *raw;		/* header and sections, when read raw */
 	size_t raw_len;
 	const struct btf *lib;		/* libbpf's BTF of the same types */
@@ -349,6 +352,14 @@ const struct rc_elf_sym *rc_object_symbols(const struct rc_object *obj, size_t *
  * not read). */
 const struct rc_elf_rel *rc_object_rels(const struct rc_object *obj, size_t sec,
 					size_t *nr);
+/* The object's byte order: big-endian (ELF EI_DATA, clang -target bpfeb),
+ * and whether that is not the host's (its words, instructions included,
+ * are then in the other order in rc_object_bytes). */
+bool rc_object_big_endian(const struct rc_object *obj);
+bool rc_object_swapped(const struct rc_object *obj);
+/* Swap @n instructions between the two byte orders (the register nibbles,
+ * off and imm); its own inverse. */
+void rc_insns_swap(struct bpf_insn *insns, size_t n);
 /* The object file's bytes as read (relocations applied in place). */
 const unsigned char *rc_object_bytes(const struct rc_object *obj, size_t *size);
 /* Relocation @i of @obj (0 to rc_object_relo_count - 1) as read, with its

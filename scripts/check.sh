@@ -31,6 +31,7 @@ suites=(
 	"badinput      2 two  bash test/badinput/run.sh"
 	"selftests     2 two  bash test/selftests/run.sh"
 	"crosscheck    3 solo bash test/crosscheck/run.sh"
+	"crosscheck-be 4 two  bash test/crosscheck/be.sh"
 	"btf-extract   4 two  bash test/vm/btf-extract.sh"
 	"btfgen        4 two  bash test/btfgen/run.sh"
 	"reader        4 two  bash test/reader/run.sh"

@@ -66,10 +66,18 @@ t_extract=$(date +%s)
 
 # Try each compressor whose magic occurs in the image, at each occurrence,
 # until one yields an ELF file (x86's bzImage: a compressed vmlinux inside).
+# A payload that is no ELF file (s390x's: the raw vmlinux.bin) is kept for
+# the search by header below.
+payloads=()
 try_payload() { # $1 = byte offset, $2.. = decompress command
 	local off=$1; shift
 	tail -c +"$((off + 1))" "$img" | timeout 300 "$@" >"$tmp/vmlinux" 2>/dev/null || true
-	[ "$(head -c4 "$tmp/vmlinux" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ]
+	[ "$(head -c4 "$tmp/vmlinux" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ] && return 0
+	if [ "$(stat -c %s "$tmp/vmlinux")" -gt 1048576 ]; then
+		mv "$tmp/vmlinux" "$tmp/payload.${#payloads[@]}"
+		payloads+=("$tmp/payload.${#payloads[@]}")
+	fi
+	return 1
 }
 magic4() { head -c4 "$1" | od -An -tx1 | tr -d ' \n'; }
 found=
@@ -93,12 +101,13 @@ if [ -n "$found" ]; then
 	[ -s "$tmp/vmlinux.btf" ] || { log "vmlinux has no .BTF section"; exit 1; }
 else
 	# No ELF inside: arm64's vmlinuz is the bare `Image` (or Image.gz), its
-	# sections laid out with no headers.  Find the .BTF blob by its header
-	# (struct btf_header: magic 0xeB9F, version 1, flags 0, hdr_len,
-	# type_off/len, str_off/len) whose sections fit in the image and whose
-	# string section starts and ends with NUL; take the largest such blob
-	# (the kernel's; an embedded BPF object's own .BTF is far smaller) and
-	# validate it below.
+	# sections laid out with no headers; s390x's a compressed raw
+	# vmlinux.bin.  Find the .BTF blob by its header (struct btf_header:
+	# magic 0xeB9F, version 1, flags 0, hdr_len, type_off/len, str_off/len,
+	# in either byte order: s390x's is big-endian) whose sections fit in the
+	# image and whose string section starts and ends with NUL; take the
+	# largest such blob (the kernel's; an embedded BPF object's own .BTF is
+	# far smaller) and validate it below.
 	raw=$img
 	if [ "$(head -c3 "$img" | od -An -tx1 | tr -d ' \n')" = 1f8b08 ]; then
 		log "$img is gzip'd: decompressing"
@@ -107,31 +116,35 @@ else
 	fi
 	log "no ELF payload in $img: looking for the .BTF blob by its header"
 	need python3 python3
-	python3 - "$raw" "$tmp/vmlinux.btf" <<'PY' >&2 || { log "no BTF blob found in $img"; exit 1; }
+	python3 - "$tmp/vmlinux.btf" "$raw" ${payloads[@]+"${payloads[@]}"} <<'PY' >&2 || { log "no BTF blob found in $img"; exit 1; }
 import struct, sys
-data = open(sys.argv[1], "rb").read()
-best, pos, seen = None, 0, 0
-while True:
-    pos = data.find(b"\x9f\xeb\x01\x00", pos)
-    if pos < 0:
-        break
-    seen += 1
-    if pos + 24 <= len(data):
-        hdr_len, type_off, type_len, str_off, str_len = struct.unpack_from("<5I", data, pos + 4)
-        end = pos + hdr_len + str_off + str_len
-        strs = data[pos + hdr_len + str_off:end]
-        if (24 <= hdr_len <= 256 and type_off % 4 == 0 and type_len > 0 and str_len > 0
-                and type_off + type_len <= str_off and end <= len(data)
-                and strs[:1] == b"\0" and strs[-1:] == b"\0"):
-            size = end - pos
-            if best is None or size > best[1]:
-                best = (pos, size)
-    pos += 1
+best, seen = None, 0
+for path in sys.argv[2:]:
+    data = open(path, "rb").read()
+    for magic, order in ((b"\x9f\xeb\x01\x00", "<"), (b"\xeb\x9f\x01\x00", ">")):
+        pos = 0
+        while True:
+            pos = data.find(magic, pos)
+            if pos < 0:
+                break
+            seen += 1
+            if pos + 24 <= len(data):
+                hdr_len, type_off, type_len, str_off, str_len = struct.unpack_from(order + "5I", data, pos + 4)
+                end = pos + hdr_len + str_off + str_len
+                strs = data[pos + hdr_len + str_off:end]
+                if (24 <= hdr_len <= 256 and type_off % 4 == 0 and type_len > 0 and str_len > 0
+                        and type_off + type_len <= str_off and end <= len(data)
+                        and strs[:1] == b"\0" and strs[-1:] == b"\0"):
+                    size = end - pos
+                    if best is None or size > best[2]:
+                        best = (data, pos, size, path)
+            pos += 1
 if best is None:
-    print(f"kernel-btf: {seen} BTF magic(s) in {sys.argv[1]}, none with a header that fits")
+    print(f"kernel-btf: {seen} BTF magic(s) in {' '.join(sys.argv[2:])}, none with a header that fits")
     sys.exit(1)
-print(f"kernel-btf: BTF header at offset {best[0]:#x} of {sys.argv[1]}: {best[1]} bytes ({seen} magic(s) seen)")
-open(sys.argv[2], "wb").write(data[best[0]:best[0] + best[1]])
+data, pos, size, path = best
+print(f"kernel-btf: BTF header at offset {pos:#x} of {path}: {size} bytes ({seen} magic(s) seen)")
+open(sys.argv[1], "wb").write(data[pos:pos + size])
 PY
 fi
 # whatever the route, the blob must parse as BTF (libbpf's checks, through

@@ -127,6 +127,7 @@ deb)
 	pkgs=("$pkg")
 	case "$pkg" in
 	linux-binary-unsigned-*) r=${pkg#linux-binary-unsigned-}; pkgs+=("linux-modules-$r" "linux-base-$r") ;;
+	linux-binary-*) r=${pkg#linux-binary-}; pkgs+=("linux-modules-$r" "linux-base-$r") ;;
 	esac
 	log "downloading ${pkgs[*]} ($suite, $arch)"
 	(cd "$tmp" && timeout 900 apt-get "${VM_APT[@]}" download -q $(for p in "${pkgs[@]}"; do vm_apt_pkg "$p"; done) 2>&1 |

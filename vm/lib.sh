@@ -83,9 +83,9 @@ vm_arch() {
 	local a
 	a=$(awk -v n="$1" '!/^[[:space:]]*(#|$)/ && $1 == n {print ($5 == "" ? "amd64" : $5); exit}' "$VM_LIST")
 	case "$a" in
-	amd64|arm64) echo "$a" ;;
+	amd64|arm64|s390x) echo "$a" ;;
 	"") echo "vm: no kernel '$1' in $VM_LIST" >&2; return 1 ;;
-	*) echo "vm: kernel '$1': unknown ARCH '$a' (amd64|arm64)" >&2; return 1 ;;
+	*) echo "vm: kernel '$1': unknown ARCH '$a' (amd64|arm64|s390x)" >&2; return 1 ;;
 	esac
 }
 # vm_archs NAME...: the distinct architectures of these kernels, in order

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # vm/sysroot.sh ARCH - the userland pieces a guest of a foreign Debian
-# architecture (arm64) needs, fetched once from Debian and printed as a
-# directory (keyed by the exact package versions):
+# architecture (arm64), or a program of it run on the host by qemu-user
+# (s390x: libbpf's own CO-RE engine, big-endian, test/crosscheck/be.sh),
+# needs, fetched once from Debian and printed as a directory (keyed by the
+# exact package versions):
 #
 #   $RC_CACHE/sysroot/ARCH-<key>/
 #     usr/include, usr/lib/<triplet>/   libbpf-dev, libelf-dev, zlib1g-dev,
@@ -22,8 +24,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 arch=$1
 log() { echo "sysroot[$arch]: $*" >&2; }
 case "$arch" in
-arm64) ;;
-*) log "no sysroot for '$arch' (arm64 only; the host's own packages serve $(vm_host_arch))"; exit 1 ;;
+arm64|s390x) ;;
+*) log "no sysroot for '$arch' (arm64, s390x; the host's own packages serve $(vm_host_arch))"; exit 1 ;;
 esac
 need dpkg dpkg
 pkgs=(libbpf-dev libelf-dev zlib1g-dev liblzma-dev busybox-static)
@@ -53,7 +55,7 @@ for deb in "$tmp"/*.deb; do
 	timeout 300 dpkg -x "$deb" "$tmp/root"
 done
 [ -x "$tmp/root/bin/busybox" ] || { log "busybox-static:$arch left no bin/busybox"; exit 1; }
-trip=$(case "$arch" in arm64) echo aarch64-linux-gnu ;; esac)
+trip=$(case "$arch" in arm64) echo aarch64-linux-gnu ;; s390x) echo s390x-linux-gnu ;; esac)
 for a in libbpf.a libelf.a libz.a liblzma.a; do
 	[ -f "$tmp/root/usr/lib/$trip/$a" ] || { log "no usr/lib/$trip/$a in ${pkgs[*]}"; exit 1; }
 done

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# test/crosscheck/be.sh - big-endian CO-RE: relocore's decisions and the
+# instructions it patches, against libbpf's own engine running big-endian.
+#
+# The oracle is libbpf_oracle (libbpf_oracle.c, libbpf_oracle_main.c: the
+# x86 crosscheck's) built for s390x with s390x-linux-gnu-gcc, statically,
+# against Debian's s390x libbpf 1.1 (vm/sysroot.sh s390x), and run on the
+# host by qemu-s390x-static.  libbpf computes a bitfield's shift in its
+# host's byte order, which there is the kernel's: the x86 oracle cannot
+# decide for a big-endian kernel.  The oracle reads files only; nothing is
+# loaded into any kernel.
+#
+#   kernels  test/crosscheck/be-kernels.list (Debian's s390x 6.12, 7.2),
+#            their BTF cut from the image by vm/kernel-btf.sh
+#   objects  the examples and edge/ compiled big-endian
+#            (examples/build.sh --target bpfeb), and the BPF objects
+#            Debian sid's s390x systemd embeds (libsystemd-core-*.so, by
+#            relocore extract)
+#   each     relocore explain --json and relocore reloc, compared by the
+#            oracle (decisions and every patched instruction)
+#   and      an object of the other byte order refused by reloc and named
+#            by check, both ways
+# Prints PASS:/FAIL: lines; exit non-zero on any FAIL.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../../scripts/cache.sh
+source "$here/../../scripts/cache.sh"
+# shellcheck source=../../vm/lib.sh
+source "$RC_ROOT/vm/lib.sh"
+need s390x-linux-gnu-gcc gcc-s390x-linux-gnu
+need /usr/s390x-linux-gnu/include/stdio.h libc6-dev-s390x-cross
+need qemu-s390x-static qemu-user-static
+need clang clang
+
+R=${RELOCORE:-$RC_BUILD/bin/relocore}
+work="$RC_BUILD/crosscheck/be"
+rm -rf "$work/out"
+mkdir -p "$work/out"
+npass=0 nfail=0
+pass() { echo "PASS: crosscheck-be/$1"; npass=$((npass + 1)); }
+fail() { echo "FAIL: crosscheck-be/$1: $2"; nfail=$((nfail + 1)); }
+log() { echo "crosscheck-be: $*" >&2; }
+t0=$(date +%s)
+
+# --- the oracle, for s390x -------------------------------------------------
+sr=$(timeout 900 "$RC_ROOT/vm/sysroot.sh" s390x) || { fail oracle "vm/sysroot.sh s390x failed"; exit 1; }
+oracle="$work/libbpf_oracle-s390x"
+key=$(cat "$here"/libbpf_oracle*.[ch] "$here/libbpf_core.h" "$sr/packages" | sha256sum | cut -c1-16)
+if [ "$(cat "$oracle.key" 2>/dev/null)" != "$key" ]; then
+	log "building $oracle (s390x-linux-gnu-gcc, libbpf.a of $sr)"
+	l="$sr/usr/lib/s390x-linux-gnu"
+	s390x-linux-gnu-gcc -O2 -g -Wall -Wextra -static -I"$sr/usr/include" -o "$oracle" \
+		"$here/libbpf_oracle.c" "$here/libbpf_oracle_main.c" "$l/libbpf.a" "$l/libelf.a" "$l/libz.a" \
+		>"$work/oracle-build.log" 2>&1 || { fail oracle "cannot build it: $(tail -n 3 "$work/oracle-build.log")"; exit 1; }
+	echo "$key" >"$oracle.key"
+fi
+file -b "$oracle" | grep -q 'MSB executable, IBM S/390' && pass oracle/big-endian ||
+	fail oracle/big-endian "$(file -b "$oracle")"
+
+# --- the kernels -----------------------------------------------------------
+declare -A btf
+kernels=$(RC_VM_KERNELS="$here/be-kernels.list" bash -c 'source "$0"; vm_names' "$RC_ROOT/vm/lib.sh")
+for k in $kernels; do
+	b=$(RC_VM_KERNELS="$here/be-kernels.list" timeout 1800 "$RC_ROOT/vm/kernel-btf.sh" "$k" 2>"$work/out/$k.btf.log") &&
+		[ "$(head -c2 "$b" | od -An -tx1 | tr -d ' \n')" = eb9f ] &&
+		{ btf[$k]=$b; pass "kernel/$k"; } ||
+		fail "kernel/$k" "no big-endian BTF: $(tail -n 2 "$work/out/$k.btf.log")"
+done
+[ ${#btf[@]} -gt 0 ] || { echo "crosscheck-be: no kernel"; exit 1; }
+
+# --- the objects -------------------------------------------------------------
+objs=()
+bash "$RC_ROOT/examples/build.sh" --target bpfeb "$work/out/objs" >"$work/out/build.log" 2>&1 &&
+	bash "$RC_ROOT/examples/build.sh" --target bpfeb "$work/out/objs" "$here"/edge/*.bpf.c >>"$work/out/build.log" 2>&1 ||
+	fail build "examples/build.sh --target bpfeb: $(tail -n 3 "$work/out/build.log")"
+objs+=("$work"/out/objs/*.bpf.o)
+# Debian's: systemd's BPF objects, built big-endian by Debian for s390x
+vm_apt sid s390x
+vm_apt_update >/dev/null 2>&1
+uris=$(timeout 120 apt-get "${VM_APT[@]}" download --print-uris "$(vm_apt_pkg libsystemd-shared)" 2>/dev/null | awk '{print $2}')
+cdir="$RC_CACHE/be-corpus/$(echo "$uris" | sha256sum | cut -c1-16)"
+if [ -n "$uris" ] && [ ! -f "$cdir/.complete" ]; then
+	log "downloading $uris (s390x, sid)"
+	rm -rf "$cdir" && mkdir -p "$cdir/deb" &&
+		(cd "$cdir/deb" && timeout 600 apt-get "${VM_APT[@]}" download -q "$(vm_apt_pkg libsystemd-shared)" >/dev/null 2>&1) &&
+		timeout 300 dpkg -x "$cdir"/deb/*.deb "$cdir/root" && touch "$cdir/.complete"
+fi
+core=$(find "$cdir/root" -name 'libsystemd-core-*.so' 2>/dev/null | head -n1)
+if [ -n "$core" ]; then
+	mkdir -p "$work/out/systemd"
+	"$R" extract "$core" -o "$work/out/systemd" >"$work/out/extract.log" 2>&1
+	n=$(ls "$work"/out/systemd/*.o 2>/dev/null | wc -l)
+	[ "$n" -ge 4 ] && pass "extract/$(basename "$core")" ||
+		fail "extract/$(basename "$core")" "$n big-endian objects found, want >= 4: $(tail -n 2 "$work/out/extract.log")"
+	objs+=("$work"/out/systemd/*.o)
+else
+	fail corpus "no libsystemd-core of sid's libsystemd-shared:s390x (uris: $uris)"
+fi
+
+# --- decide, patch, compare ----------------------------------------------------
+total=0 pairs=0
+for o in "${objs[@]}"; do
+	n=$(basename "$o" .o)
+	for k in "${!btf[@]}"; do
+		b=${btf[$k]} d="$work/out/$n.$k"
+		if ! timeout 300 "$R" explain "$o" --btf "$b" --json >"$d.json" 2>"$d.err"; then
+			grep -q '"relocations"' "$d.json" 2>/dev/null ||
+				{ fail "$n/$k" "relocore explain: $(head -c 300 "$d.err")"; continue; }
+		fi
+		pairs=$((pairs + 1))
+		# no CO-RE record: libbpf must find none either
+		if grep -q '"relocations":\[\]' "$d.json"; then
+			timeout 300 qemu-s390x-static "$oracle" dump "$o" "$b" >"$d.libbpf.json" 2>"$d.oracle.err"
+			orc=$?
+			if { [ "$orc" != 0 ] && grep -q 'no .BTF.ext section' "$d.oracle.err"; } ||
+			   { [ "$orc" = 0 ] && ! grep -q '"section":' "$d.libbpf.json"; }; then
+				pass "$n/$k (nothing to relocate)"
+			else
+				fail "$n/$k" "relocore finds no CO-RE relocation, libbpf does (or failed: $(head -c 200 "$d.oracle.err"))"
+			fi
+			continue
+		fi
+		rel=()
+		timeout 300 "$R" reloc "$o" --btf "$b" -o "$d.rel.o" >"$d.reloc.log" 2>&1 && rel=("$d.rel.o")
+		line=$(timeout 300 qemu-s390x-static "$oracle" compare "$o" "$b" "$d.json" "$n/$k" ${rel[@]+"${rel[@]}"} 2>"$d.oracle.err" | tee "$d.cmp" | tail -n1)
+		grep '^FAIL: ' "$d.cmp" | sed 's/^FAIL: /FAIL: crosscheck-be\//'
+		read -r _ c _ m <<<"$line"
+		if [ "${m:-x}" = 0 ] && [ "${c:-0}" -gt 0 ]; then
+			pass "$n/$k"
+			total=$((total + c))
+		else
+			fail "$n/$k" "${line:-the oracle printed nothing: $(head -c 300 "$d.oracle.err")}"
+		fi
+	done
+done
+echo "crosscheck-be: ${#objs[@]} big-endian objects x ${#btf[@]} s390x kernels ($pairs pairs): $total relocations compared with libbpf 1.1 for s390x"
+[ "$total" -gt 0 ] || fail compared "no relocation compared"
+
+# --- the other byte order: refused, and named by check -------------------------------
+k=$(printf '%s\n' "${!btf[@]}" | sort | head -n1)
+le="$work/out/le"
+bash "$RC_ROOT/examples/build.sh" "$le" "$RC_ROOT/examples/getpid.bpf.c" >"$le.log" 2>&1
+if "$R" reloc "$le/getpid.bpf.o" --btf "${btf[$k]}" -o "$le/x.o" 2>"$le.err"; then
+	fail mismatch/reloc "a little-endian object relocated for big-endian $k"
+else
+	grep -q 'little-endian object, a big-endian kernel' "$le.err" && [ ! -e "$le/x.o" ] && pass mismatch/reloc ||
+		fail mismatch/reloc "$(cat "$le.err")"
+fi
+"$R" check "$le/getpid.bpf.o" --btf "${btf[$k]}" >"$le.check" 2>&1
+[ $? = 1 ] && grep -q 'endianness mismatch' "$le.check" && pass mismatch/check-le ||
+	fail mismatch/check-le "$(head -c 400 "$le.check")"
+"$R" check "$work/out/objs/getpid.bpf.o" --btf "$("$RC_ROOT/vm/kernel-btf.sh" cloud-6.1 2>/dev/null)" >"$le.check2" 2>&1
+[ $? = 1 ] && grep -q 'object is big-endian, the kernel little-endian' "$le.check2" && pass mismatch/check-be ||
+	fail mismatch/check-be "$(head -c 400 "$le.check2")"
+
+echo "crosscheck-be: $npass passed, $nfail failed in $(($(date +%s) - t0))s"
+[ "$nfail" = 0 ]
