@@ -13,8 +13,10 @@
  * per kernel first (see tag_fwds) and untagged when read back.  Reading a kernel back emits those
  * types, in that order, as a BTF of its own.
  *
- * File: "RCBTFAR1", u32 version (1), u32 flags (0), u64 raw size, then an
- * xz stream of the raw deduplicated BTF.
+ * File: "RCBTFAR1", u32 version (1), u32 flags, u64 raw size, then an
+ * xz stream of the raw deduplicated BTF.  Flags: AR_BIG_ENDIAN, the
+ * kernels' byte order (s390x: an archive holds kernels of one order, and
+ * gives their BTF back in it, as they wrote it).
  */
 #include <bpf/btf.h>
 #include <errno.h>
@@ -31,12 +33,14 @@
 
 #define AR_MAGIC "RCBTFAR1"
 #define AR_HDR 24
+#define AR_BIG_ENDIAN 1u
 #define ROOT_PREFIX "__relocore_release__"
 #define MAX_PARAMS 65535
 #define MAX_RAW (1u << 30)
 
 struct bg_archive {
 	char *path;
+	bool big_endian;	/* AR_BIG_ENDIAN */
 	struct btf *btf;
 	struct rc_btf *types;	/* the same, as the engine reads it */
 	char *releases;
@@ -193,6 +197,7 @@ static int check_closed(const struct btf *all, struct rc_error *err)
 
 struct bg_archive_writer {
 	struct btf *all;	/* every kernel's types so far, and their roots */
+	bool big_endian;	/* the kernels' byte order (the first one's) */
 	char **rels;
 	int n, cap;
 };
@@ -240,6 +245,13 @@ int bg_archive_writer_add(struct bg_archive_writer *w, const char *release,
 			return -EINVAL;
 		}
 	}
+	if (w->n && w->big_endian != (btf__endianness(btf) == BTF_BIG_ENDIAN)) {
+		rc_fmt(err->msg, sizeof(err->msg),
+		       "its BTF is %s-endian, the archive's kernels so far %s-endian: an archive holds kernels of one byte order",
+		       w->big_endian ? "little" : "big", w->big_endian ? "big" : "little");
+		return -EINVAL;
+	}
+	w->big_endian = btf__endianness(btf) == BTF_BIG_ENDIAN;
 	if (w->n == w->cap) {
 		r = realloc(w->rels, sizeof(*r) * (w->cap = w->cap ? w->cap * 2 : 16));
 		if (!r)
@@ -304,7 +316,7 @@ int bg_archive_writer_finish(struct bg_archive_writer *w, const char *path,
 	}
 	v = 1;
 	memcpy(hdr + 8, &v, 4);
-	v = 0;
+	v = w->big_endian ? AR_BIG_ENDIAN : 0;
 	memcpy(hdr + 12, &v, 4);
 	sz64 = raw_sz;
 	memcpy(hdr + 16, &sz64, 8);
@@ -367,6 +379,7 @@ struct bg_archive *bg_archive_open(const char *path, struct rc_error *err)
 	struct bg_archive *a = calloc(1, sizeof(*a));
 	unsigned char hdr[AR_HDR], *z = NULL, *raw = NULL;
 	uint64_t raw_sz, memlimit = 1ull << 30;
+	uint32_t flags;
 	size_t in_pos = 0, out_pos = 0;
 	long zlen;
 	FILE *f = fopen(path, "rb");
@@ -380,6 +393,13 @@ struct bg_archive *bg_archive_open(const char *path, struct rc_error *err)
 		goto fail;
 	}
 	memcpy(&raw_sz, hdr + 16, 8);
+	memcpy(&flags, hdr + 12, 4);
+	if (flags & ~AR_BIG_ENDIAN) {
+		rc_fmt(err->msg, sizeof(err->msg), "%s: unknown flags 0x%x (a newer relocore's archive?)",
+		       path, flags);
+		goto fail;
+	}
+	a->big_endian = flags & AR_BIG_ENDIAN;
 	if (hdr[8] != 1 || raw_sz < 24 || raw_sz > MAX_RAW) {
 		rc_fmt(err->msg, sizeof(err->msg),
 		       "%s: unsupported version %u or absurd size %llu", path, hdr[8],
@@ -757,6 +777,8 @@ struct btf *bg_archive_get(struct bg_archive *a, const char *release,
 			break;
 	}
 	out = t ? NULL : emit_kernel(a, order, nr);
+	if (out && a->big_endian)	/* given back in its kernel's order */
+		btf__set_endianness(out, BTF_BIG_ENDIAN);
 	if (!out)
 		rc_fmt(err->msg, sizeof(err->msg), "%s: the entry of %s is inconsistent",
 		       a->path, release);

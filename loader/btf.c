@@ -321,6 +321,31 @@ out:
 	return lib;
 }
 
+/* Split BTF @data of the other byte order over @base (a module's of a
+ * big-endian kernel): libbpf converts it, read from a memfd (libbpf 1.1
+ * exports no btf__new_split).  NULL with errno. */
+static struct btf *split_other_order(const void *data, size_t size, const struct rc_btf *base)
+{
+	struct btf *lb = rc_btf_libbpf(base), *lib;
+	char path[64];
+	int fd;
+
+	if (!lb)
+		return NULL;
+	fd = memfd_create("relocore-btf", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		errno = EIO;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	lib = btf__parse_raw_split(path, lb);
+	close(fd);
+	return lib;
+}
+
 struct rc_btf *rc_btf_from_raw(const void *data, size_t size, const struct rc_btf *base,
 			       const char *what, struct rc_error *err)
 {
@@ -358,15 +383,25 @@ struct rc_btf *rc_btf_from_raw(const void *data, size_t size, const struct rc_bt
 			free(copy);
 	}
 	if (ret == -EAGAIN) {	/* the other byte order: libbpf converts it */
-		struct btf *lib = base ? NULL : rc_btf_new_any_order(data, size);
+		struct btf *lib = base ? split_other_order(data, size, base) :
+				  rc_btf_new_any_order(data, size);
 
-		free(b);
 		if (!lib) {
+			free(b);
 			rc_fmt(err->msg, sizeof(err->msg), "%s: malformed BTF (header, string or type section)",
 			       what ? what : "BTF");
 			return NULL;
 		}
-		b = rc_btf_adopt(lib);
+		if (!base) {
+			free(b);
+			b = rc_btf_adopt(lib);
+		} else if (view_libbpf(b, lib, base)) {	/* over the view given */
+			free(b);
+			b = NULL;
+		} else {
+			b->lib_own = lib;
+			return b;
+		}
 		if (!b)
 			btf__free(lib);
 		return b;

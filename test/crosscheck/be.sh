@@ -18,8 +18,13 @@
 #            relocore extract)
 #   each     relocore explain --json and relocore reloc, compared by the
 #            oracle (decisions and every patched instruction)
+#   btfgen   an archive of both kernels minimized for the objects
+#            (relocore archive create --min): each kernel's BTF given back
+#            big-endian, and libbpf for s390x decides every relocation
+#            against it as relocore does, with the values decided against
+#            the whole BTF
 #   and      an object of the other byte order refused by reloc and named
-#            by check, both ways
+#            by check, both ways; an archive refuses kernels of two orders
 # Prints PASS:/FAIL: lines; exit non-zero on any FAIL.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -136,6 +141,50 @@ done
 echo "crosscheck-be: ${#objs[@]} big-endian objects x ${#btf[@]} s390x kernels ($pairs pairs): $total relocations compared with libbpf 1.1 for s390x"
 [ "$total" -gt 0 ] || fail compared "no relocation compared"
 
+# --- minimized, archived, given back big-endian ---------------------------------------
+core_objs=()
+for o in "${objs[@]}"; do
+	grep -q '"relocations":\[{' "$work/out/$(basename "$o" .o).$(printf '%s\n' "${!btf[@]}" | sort | head -n1).json" 2>/dev/null &&
+		core_objs+=("$o")
+done
+args=()
+for k in "${!btf[@]}"; do args+=("$k=${btf[$k]}"); done
+ar="$work/out/min.rcba"
+mins=()
+for o in "${core_objs[@]}"; do mins+=(--min "$o"); done
+if "$R" archive create -o "$ar" "${mins[@]}" "${args[@]}" >"$work/out/archive.log" 2>&1; then
+	for k in "${!btf[@]}"; do
+		m="$work/out/min.$k.btf"
+		"$R" archive extract "$ar" "$k" -o "$m" 2>>"$work/out/archive.log"
+		[ "$(head -c2 "$m" | od -An -tx1 | tr -d ' \n')" = eb9f ] && pass "archive/$k/big-endian" ||
+			fail "archive/$k/big-endian" "the BTF given back starts $(head -c4 "$m" | od -An -tx1)"
+		bad=0 cmp=0
+		for o in "${core_objs[@]}"; do
+			n=$(basename "$o" .o) d="$work/out/$n.$k.min"
+			"$R" explain "$o" --btf "$m" --json >"$d.json" 2>"$d.err"
+			line=$(timeout 300 qemu-s390x-static "$oracle" compare "$o" "$m" "$d.json" "$n/$k/min" 2>&1 | tee "$d.cmp" | tail -n1)
+			read -r _ c _ mm <<<"$line"
+			# the values are those decided against the whole BTF (but
+			# a target type id: the minimized BTF numbers its own)
+			same=$(python3 -c 'import json,sys
+a,b=(json.load(open(f))["relocations"] for f in sys.argv[1:3])
+key=lambda r: (r["insn"], r["kind"], None if r["kind"] == "target_type_id" else r.get("new"), r.get("result"))
+print(int(list(map(key, a)) == list(map(key, b))))' \
+				"$d.json" "$work/out/$n.$k.json" 2>&1)
+			if [ "${mm:-x}" = 0 ] && [ "$same" = 1 ]; then
+				cmp=$((cmp + c))
+			else
+				bad=$((bad + 1))
+				echo "crosscheck-be: $n on min.$k: $line; same values as on the whole BTF: $same" >&2
+			fi
+		done
+		[ "$bad" = 0 ] && [ "$cmp" -gt 0 ] && pass "archive/$k/decided ($cmp relocations of ${#core_objs[@]} objects)" ||
+			fail "archive/$k/decided" "$bad of ${#core_objs[@]} objects decide otherwise on the minimized BTF ($cmp compared)"
+	done
+else
+	fail archive "relocore archive create --min: $(tail -n 2 "$work/out/archive.log")"
+fi
+
 # --- the other byte order: refused, and named by check -------------------------------
 k=$(printf '%s\n' "${!btf[@]}" | sort | head -n1)
 le="$work/out/le"
@@ -152,6 +201,14 @@ fi
 "$R" check "$work/out/objs/getpid.bpf.o" --btf "$("$RC_ROOT/vm/kernel-btf.sh" cloud-6.1 2>/dev/null)" >"$le.check2" 2>&1
 [ $? = 1 ] && grep -q 'object is big-endian, the kernel little-endian' "$le.check2" && pass mismatch/check-be ||
 	fail mismatch/check-be "$(head -c 400 "$le.check2")"
+
+k2=$(printf '%s\n' "${!btf[@]}" | sort | head -n1)
+if "$R" archive create -o "$work/out/mixed.rcba" "$k2=${btf[$k2]}" "le=$("$RC_ROOT/vm/kernel-btf.sh" cloud-6.1 2>/dev/null)" >"$work/out/mixed.log" 2>&1; then
+	fail mismatch/archive "an archive of big- and little-endian kernels was written"
+else
+	grep -q 'one byte order' "$work/out/mixed.log" && [ ! -e "$work/out/mixed.rcba" ] && pass mismatch/archive ||
+		fail mismatch/archive "$(tail -n 1 "$work/out/mixed.log")"
+fi
 
 echo "crosscheck-be: $npass passed, $nfail failed in $(($(date +%s) - t0))s"
 [ "$nfail" = 0 ]
