@@ -257,6 +257,14 @@ int chk_attach(struct ctx *c, const char *secname)
 	if (!strcmp(d->prefix, "perf_event"))
 		return chk_problem(c->prog, RC_CHECK_ATTACH, true, -1,
 				   "needs perf events opened by user space (perf_event_open per CPU; relocore run --perf-event)");
+	/* a BPF trampoline is JIT-compiled code: without the JIT the kernel
+	 * refuses to load (fentry, fexit, fmod_ret, lsm: ENOMEM or ENOTSUPP)
+	 * or to attach (struct_ops, freplace) */
+	if (c->no_jit && ((d->needs == PT_NEEDS_FUNC && strncmp(d->prefix, "iter", 4)) ||
+			  !strcmp(d->prog_type, "STRUCT_OPS") || !strcmp(d->prog_type, "EXT")))
+		return chk_problem(c->prog, RC_CHECK_PROGRAM_TYPE, false, -1,
+				   "%s: the target's config has no CONFIG_BPF_JIT: programs run in the interpreter, and a BPF trampoline needs the JIT (the kernel refuses it)",
+				   secname);
 	if (d->needs == PT_NEEDS_NONE)
 		return 0;
 	if (c->no_trampolines && d->needs == PT_NEEDS_FUNC && strncmp(d->prefix, "iter", 4))

@@ -711,6 +711,10 @@ struct rc_check *rc_check_object_opts(const struct rc_object *obj,
 	    memmem(kc->config, kc->config_len, "CONFIG_FUNCTION_TRACER=y", 24) &&
 	    !memmem(kc->config, kc->config_len, "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y", 41))
 		c.no_trampolines = true;
+	if (kc && kc->config &&
+	    memmem(kc->config, kc->config_len, "\nCONFIG_BPF_SYSCALL=y", 21) &&
+	    !memmem(kc->config, kc->config_len, "\nCONFIG_BPF_JIT=y", 17))
+		c.no_jit = true;
 	if (kc && kc->config) {
 		c.config = kc->config;
 		c.config_len = kc->config_len;

@@ -152,6 +152,10 @@ struct ctx {
 	/* the target's config says it has no BPF trampolines on ftrace
 	 * (no CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS: arm64 before 6.4) */
 	bool no_trampolines;
+	/* ... no BPF JIT (a whole config without CONFIG_BPF_JIT=y: Debian's
+	 * s390x, built for z10): programs run in the interpreter, which calls
+	 * no kernel function and has no trampoline */
+	bool no_jit;
 	const char *config;		/* the target's .config (--kconfig), or NULL */
 	size_t config_len;
 	signed char config_memo[16];	/* attach.c: per needs_config row, 0 not

@@ -570,9 +570,17 @@ static int check_call(struct ctx *c, size_t sec, size_t idx, const struct bpf_in
 		/* a call to an extern: a kfunc (libbpf makes it one).
 		 * A weak one the target lacks: libbpf poisons the
 		 * call, the verifier refuses it where it is reached */
-		if (ks->bind == STB_WEAK && chk_ext_present(c, ks, EXT_KFUNC) == 0 &&
+		bool absent = ks->bind == STB_WEAK && chk_ext_present(c, ks, EXT_KFUNC) == 0;
+
+		if (absent &&
 		    (ret = chk_problem(c->prog, RC_CHECK_KFUNC, false, (int)idx,
 				       "section %s insn #%zu: a reachable call to the weak kfunc '%s', which the target BTF lacks",
+				       S->name, idx, ks->name)))
+			return ret;
+		/* the verifier: "JIT is required for calling kernel function" */
+		if (!absent && c->no_jit &&
+		    (ret = chk_problem(c->prog, RC_CHECK_KFUNC, false, (int)idx,
+				       "section %s insn #%zu: calls the kfunc '%s', and the target's config has no CONFIG_BPF_JIT: the interpreter calls no kernel function (ENOTSUPP at load)",
 				       S->name, idx, ks->name)))
 			return ret;
 	} else if (src == BPF_PSEUDO_CALL) {

@@ -14,7 +14,7 @@
 #                   a 2-CPU guest under load once stalled in a soft lockup)
 #   RC_VM_KDIR      the kernel's directory (as vm/kernel.sh prints it) when
 #                   NAME is not in the list (relocore matrix --kernel), with
-#   RC_VM_ARCH      its architecture (amd64, arm64)
+#   RC_VM_ARCH      its architecture (amd64, arm64, s390x)
 #   RC_VM_ACCEL     kvm or tcg (default: kvm where /dev/kvm can be opened
 #                   and the guest is of the host's architecture, else tcg)
 set -euo pipefail
@@ -40,6 +40,13 @@ arm64)
 	need qemu-system-aarch64 qemu-system-arm
 	qemu=(qemu-system-aarch64 -M virt -cpu "${RC_VM_ARM64_CPU:-max,pauth-impdef=on}")
 	console=ttyAMA0 ;;
+s390x)
+	# big-endian: the virtio machine, its devices on the channel subsystem
+	# (virtio-blk-ccw), the console on SCLP
+	need qemu-system-s390x qemu-system-misc
+	qemu=(qemu-system-s390x -M s390-ccw-virtio -cpu max)
+	console=ttysclp0 blk=virtio-blk-ccw ;;
+*) log "no QEMU for architecture '$arch' (amd64, arm64, s390x)"; exit 2 ;;
 esac
 kdir=${RC_VM_KDIR:-$(vm_kernel "$name")}
 accel=${RC_VM_ACCEL:-tcg}
@@ -68,7 +75,7 @@ timeout --kill-after=5 "$tmo" "${qemu[@]}" -accel "$accel" -m "${RC_VM_MEM:-1024
 	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
 	-append "console=$console panic=-1 oops=panic quiet loglevel=4 rdinit=/init" \
 	-drive file="$disk",format=raw,if=none,id=res,cache=unsafe \
-	-device virtio-blk-pci,drive=res \
+	-device "${blk:-virtio-blk-pci}",drive=res \
 	</dev/null >"$conlog" 2>&1 &
 qpid=$!
 # progress: echo the guest's own "vm:" lines as they arrive

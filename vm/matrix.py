@@ -180,9 +180,10 @@ def parse_user_kernel(spec):
     desc = subprocess.run(["file", "-bL", k["image"]], capture_output=True, text=True).stdout
     if not k["arch"]:
         k["arch"] = "arm64" if "ARM64" in desc or "aarch64" in desc else \
-            "amd64" if "x86 boot" in desc or "bzImage" in desc else HOST_ARCH
-    if k["arch"] not in ("amd64", "arm64"):
-        raise BadInput(f"--kernel {name}: arch {k['arch']}: amd64 or arm64")
+            "amd64" if "x86 boot" in desc or "bzImage" in desc else \
+            "s390x" if "S/390" in desc else HOST_ARCH
+    if k["arch"] not in ("amd64", "arm64", "s390x"):
+        raise BadInput(f"--kernel {name}: arch {k['arch']}: amd64, arm64 or s390x")
     m = re.search(r"version (\S+)", desc)
     k["release"] = os.path.basename(k["modules"].rstrip("/")) if k.get("modules") else \
         (m.group(1) if m else "unknown")
@@ -299,20 +300,31 @@ def guest_programs(arch, log):
     desc = subprocess.run(["file", "-bL", busybox], capture_output=True, text=True).stdout
     if "statically linked" not in desc:
         raise BadInput(f"{busybox} is not statically linked (Debian's busybox-static)")
-    stock = None
+    # stock libbpf, statically linked (test/vm/stockload.c): the host's
+    # libbpf.a, or cross-built against the sysroot's (the architecture's
+    # own libbpf: big-endian on s390x)
+    stock = os.path.join(ROOT, "stockload") if arch == HOST_ARCH else None
+    src = os.path.join(ROOT, "test/vm/stockload.c")
+    trip = {"amd64": "x86_64-linux-gnu", "arm64": "aarch64-linux-gnu", "s390x": "s390x-linux-gnu"}.get(arch)
     if arch == HOST_ARCH:
-        stock = os.path.join(ROOT, "stockload")
-        src = os.path.join(ROOT, "test/vm/stockload.c")
-        if os.path.exists(src) and shutil.which("gcc") and os.path.exists("/usr/lib/x86_64-linux-gnu/libbpf.a"):
-            stock = os.path.join(CACHE, "initramfs", f"stockload-{arch}-{sha_files([src])}")
-            if not os.access(stock, os.X_OK):
-                os.makedirs(os.path.dirname(stock), exist_ok=True)
-                tmp = f"{stock}.tmp.{os.getpid()}"
-                subprocess.run(["gcc", "-static", "-O2", "-o", tmp, src, "-lbpf", "-lelf", "-lz"],
-                               stdout=log, stderr=log, check=True)
-                os.replace(tmp, stock)
+        cc, libs, inputs = ["gcc"], ["-lbpf", "-lelf", "-lz"], [src]
+        have = trip and os.path.exists(f"/usr/lib/{trip}/libbpf.a")
+    else:
+        lib = os.path.join(sysroot, "usr/lib", trip or "-")
+        cc = [f"{trip}-gcc", "-I", os.path.join(sysroot, "usr/include")]
+        libs = [os.path.join(lib, a) for a in ("libbpf.a", "libelf.a", "libz.a")]
+        inputs = [src, os.path.join(sysroot, "packages")]
+        have = trip and all(os.path.exists(x) for x in libs)
+    if os.path.exists(src) and have and shutil.which(cc[0]):
+        stock = os.path.join(CACHE, "initramfs", f"stockload-{arch}-{sha_files(inputs)}")
         if not os.access(stock, os.X_OK):
-            stock = None
+            os.makedirs(os.path.dirname(stock), exist_ok=True)
+            tmp = f"{stock}.tmp.{os.getpid()}"
+            subprocess.run(cc + ["-static", "-O2", "-o", tmp, src] + libs,
+                           stdout=log, stderr=log, check=True)
+            os.replace(tmp, stock)
+    if stock and not os.access(stock, os.X_OK):
+        stock = None
     return busybox, relocore, stock
 
 
@@ -353,7 +365,9 @@ def kernel_layer(k, timeout, log):
     mods = []
     if os.path.isdir(os.path.join(kdir, "lib/modules", rel)):
         need("modprobe", "kmod")
-        r = subprocess.run(["modprobe", "-d", kdir, "-S", rel, "--show-depends", "-a", "virtio_pci", "virtio_blk"],
+        # (s390x's virtio transport, virtio_ccw, is built in: no PCI)
+        want = ["virtio_blk"] if k["arch"] == "s390x" else ["virtio_pci", "virtio_blk"]
+        r = subprocess.run(["modprobe", "-d", kdir, "-S", rel, "--show-depends", "-a"] + want,
                            capture_output=True, text=True)
         for line in r.stdout.splitlines():
             w = line.split()
@@ -667,7 +681,11 @@ def table(doc, width=120):
         keep = max(w - len(prog) - 1, 12)	# the name's head and tail
         if len(obj) > keep:
             obj = obj[:keep - 6] + "~" + obj[-5:]
-        return (obj + ":" + prog)[:w]
+        room = w - len(obj) - 1
+        if len(prog) > room:	# the program's too: two long names that
+            tail = room // 2	# share a head stay apart by their tails
+            prog = prog[:room - tail - 1] + "~" + prog[-tail:]
+        return obj + ":" + prog
     lw = max([len(label(r)) for r in rows] + [7])
     lines = []
     # kernels side by side as long as the line stays within @width
@@ -839,7 +857,7 @@ def parse(argv):
     p.add_argument("--kernels", default=None, help="catalog kernels, comma-separated, or all (default all)")
     p.add_argument("--kernel", action="append", default=[], metavar="NAME=VMLINUZ[,...]",
                    help="a kernel image of your own (modules=DIR: its lib/modules/RELEASE, config=FILE, "
-                   "btf=FILE when the image carries none, arch=amd64|arm64)")
+                   "btf=FILE when the image carries none, arch=amd64|arm64|s390x)")
     p.add_argument("--list-kernels", action="store_true", help="the catalog and what is cached")
     p.add_argument("--duration", type=float, default=1, help="seconds each object stays attached (default 1)")
     p.add_argument("--timeout", type=int, default=300, help="seconds a guest may take (default 300)")
@@ -948,6 +966,8 @@ def main(argv):
     need("qemu-system-x86_64" if any(k["arch"] == "amd64" for k in ks) else "true", "qemu-system-x86")
     if any(k["arch"] == "arm64" for k in ks):
         need("qemu-system-aarch64", "qemu-system-arm")
+    if any(k["arch"] == "s390x" for k in ks):
+        need("qemu-system-s390x", "qemu-system-misc")
     need("file", "file")
     os.makedirs(os.path.join(CACHE, "matrix"), exist_ok=True)
     workdir = tempfile.mkdtemp(prefix="relocore-matrix.")

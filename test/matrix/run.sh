@@ -165,8 +165,9 @@ grep -q '^junk: ERROR: the guest' "$t/bad.out" && pass bad/no-boot-cell || fail 
 # a guest that outlives its timeout (objects attached for 300 s, a 40 s
 # limit: the guest's own timer stops the run and hands back what it has)
 badin hang 1 "matrix: FAIL" "$ex/getpid.bpf.o" --kernels cloud-7.2 --duration 300 --timeout 40
-grep -q '^cloud-7.2: .*relocore run did not finish on 00-getpid.bpf.o' "$t/bad.out" && pass bad/hang-cell ||
-	fail bad/hang-cell "$(grep '^cloud-7.2' "$t/bad.out")"
+# (the summary's second line, under the kernel's)
+grep -A1 '^cloud-7.2: ' "$t/bad.out" | grep -q '^  relocore run did not finish on 00-getpid.bpf.o' && pass bad/hang-cell ||
+	fail bad/hang-cell "$(grep -A1 '^cloud-7.2' "$t/bad.out")"
 ls "$RC_CACHE"/matrix/ >"$t/cache.after"
 stale=$(comm -13 "$t/cache.before" "$t/cache.after" | grep -E '\.tmp\.|^\.user\.' || true)
 [ -z "$stale" ] && pass bad/no-stale-cache || fail bad/no-stale-cache "left: $stale"
