@@ -3,7 +3,7 @@
 # foreign architecture (arm64, s390x), cross-compiled with Debian's
 # gcc-aarch64-linux-gnu, gcc-s390x-linux-gnu against the sysroot of
 # vm/sysroot.sh ARCH, in their own build directory: build/ARCH/ (CMake,
-# cmake/aarch64-linux-gnu.cmake, cmake/s390x-linux-gnu.cmake,
+# cmake/cross-linux-gnu.cmake,
 # -DRELOCORE_CLI_ONLY=ON; make keeps it incremental).  Prints the directory;
 # build/ARCH/bin/relocore-static and build/ARCH/lib/librelocore.a are there.
 set -euo pipefail
@@ -12,10 +12,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 arch=$1
 log() { echo "cross[$arch]: $*" >&2; }
 case "$arch" in
-arm64) tc="$RC_ROOT/cmake/aarch64-linux-gnu.cmake" what='ARM aarch64' ;;
-s390x) tc="$RC_ROOT/cmake/s390x-linux-gnu.cmake" what='IBM S/390' ;;
+arm64) trip=aarch64-linux-gnu what='ARM aarch64' ;;
+s390x) trip=s390x-linux-gnu what='IBM S/390' ;;
 *) log "no cross build for '$arch' (arm64, s390x)"; exit 1 ;;
 esac
+tc="$RC_ROOT/cmake/cross-linux-gnu.cmake"
 case "$arch" in
 arm64) need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu ;;
 s390x) need s390x-linux-gnu-gcc gcc-s390x-linux-gnu ;;
@@ -26,13 +27,13 @@ need file file
 sr=$("$VM_DIR/sysroot.sh" "$arch")
 b="$RC_BUILD/$arch"
 # reconfigure when the sysroot (package versions) changes
-if [ "$(cat "$b/.configured" 2>/dev/null)" != "$sr $(vm_sha "$tc")" ]; then
+if [ "$(cat "$b/.configured" 2>/dev/null)" != "$sr $trip $(vm_sha "$tc")" ]; then
 	log "configuring $b (sysroot $sr)"
 	rm -rf "$b"
 	cmake -S "$RC_ROOT" -B "$b" -G "Unix Makefiles" -DCMAKE_TOOLCHAIN_FILE="$tc" \
-		-DRC_SYSROOT="$sr" -DRELOCORE_CLI_ONLY=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$b.configure.log" 2>&1 ||
+		-DRC_TRIPLET="$trip" -DRC_SYSROOT="$sr" -DRELOCORE_CLI_ONLY=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$b.configure.log" 2>&1 ||
 		{ tail -n 20 "$b.configure.log" >&2; log "cmake failed ($b.configure.log)"; exit 1; }
-	echo "$sr $(vm_sha "$tc")" >"$b/.configured"
+	echo "$sr $trip $(vm_sha "$tc")" >"$b/.configured"
 fi
 log "building relocore-static, librelocore.a in $b"
 t_build=$(date +%s)
