@@ -112,14 +112,34 @@ static size_t essential_len(const char *name)
 	return sep != (size_t)-1 ? sep : j;
 }
 
+/* 8 bytes of a name as a little-endian word on any host: the first byte
+ * lowest (the word tricks below count on it; and a name's key and hash
+ * are then the same whatever the host's byte order). */
+static inline uint64_t name_word(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* ... of the first @n (< 8) bytes, zero-padded */
+static inline uint64_t name_tail(const char *p, size_t n)
+{
+	char b[8] = { 0 };
+
+	memcpy(b, p, n);
+	return name_word(b);
+}
+
 /* The candidate index's key of an essential name (@len bytes of @name):
  * its first 8 bytes, zero-padded, hashed. */
 uint32_t rc_name_key_len(const char *name, size_t len)
 {
-	uint64_t w = 0;
-
-	memcpy(&w, name, len < 8 ? len : 8);
-	return rc_key_hash(w);
+	return rc_key_hash(name_tail(name, len < 8 ? len : 8));
 }
 
 /*
@@ -136,7 +156,7 @@ uint32_t rc_name_key(const char *name, size_t avail)
 
 	if (avail < 8)
 		return rc_name_key_len(name, essential_len(name));
-	memcpy(&w, name, 8);
+	w = name_word(name);
 	z = (w - ones) & ~w & high;	/* its lowest bit: the first NUL, exactly */
 	if (z)
 		w &= (z & -z) - 1;	/* the bytes before it */
@@ -160,13 +180,12 @@ uint32_t rc_name_hash(const char *name, size_t len)
 	size_t i = 0;
 
 	for (; i + 8 <= len; i += 8) {
-		memcpy(&w, name + i, 8);
+		w = name_word(name + i);
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
 		h ^= h >> 32;
 	}
 	if (i < len) {
-		w = 0;
-		memcpy(&w, name + i, len - i);
+		w = name_tail(name + i, len - i);
 		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
 	}
 	h ^= h >> 29;

@@ -143,6 +143,14 @@ int rc_elf_rewrite(const struct rc_object *obj, const struct rc_elf_rewrite *w, 
 			od->d_size += nlen;
 			sh.sh_size = od->d_size;
 		} else if (k == symidx) {	/* a copy to define the symbols in */
+			/* in the host's order (libelf's translation: the file
+			 * may be big-endian), written back in the file's */
+			d = elf_getdata(scn, NULL);
+			if (!d || d->d_type != ELF_T_SYM) {
+				ret = wfail(obj, w, err, "section %zu: its symbols cannot be read (libelf: %s)",
+					    k, elf_errmsg(-1));
+				goto out;
+			}
 			syms = malloc(d->d_size ? d->d_size : 1);
 			if (!syms) {
 				ret = -ENOMEM;

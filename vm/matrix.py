@@ -376,7 +376,8 @@ def kernel_layer(k, timeout, log):
     btf = None if k["sysfs"] else k["btf_file"]
     cfg = os.path.join(kdir, "config")
     inputs = mods + ([btf] if btf else []) + ([cfg] if os.path.exists(cfg) else [])
-    key = hashlib.sha256(f"{k['name']}|{rel}|{timeout}|{sha_files(inputs) if inputs else ''}".encode()).hexdigest()[:16]
+    # (2: the layer's layout, /boot/config-RELEASE added)
+    key = hashlib.sha256(f"2|{k['name']}|{rel}|{timeout}|{sha_files(inputs) if inputs else ''}".encode()).hexdigest()[:16]
     path = os.path.join(CACHE, "matrix", f"kernel-{k['name']}-{key}.cpio.gz")
     if not os.path.exists(path):
         c = Cpio()
@@ -395,6 +396,10 @@ def kernel_layer(k, timeout, log):
         c.file("etc/vm-test-timeout", f"{max(timeout - 30, 20)}\n".encode())
         if os.path.exists(cfg):
             c.file("boot/config", open(cfg, "rb").read())
+            # where a Debian system keeps it, and libbpf looks for it (a
+            # .kconfig extern needs it there: libbpf "failed to open
+            # system Kconfig" otherwise, where /proc/config.gz is not)
+            c.file(f"boot/config-{rel}", open(cfg, "rb").read())
         if btf:
             c.file("boot/vmlinux.btf", open(btf, "rb").read())
         atomic_write(path, c.gz())

@@ -18,6 +18,10 @@
 #            relocore extract)
 #   each     relocore explain --json and relocore reloc, compared by the
 #            oracle (decisions and every patched instruction)
+#   host     relocore-static built for s390x, run by qemu-s390x-static (a
+#            big-endian host, where the objects are in the host's order),
+#            writes the same bytes as relocore on this host, .kconfig
+#            values baked (--kconfig: in the object's order) included
 #   btfgen   an archive of both kernels minimized for the objects
 #            (relocore archive create --min): each kernel's BTF given back
 #            big-endian, and libbpf for s390x decides every relocation
@@ -146,6 +150,43 @@ for o in "${objs[@]}"; do
 done
 echo "crosscheck-be: ${#objs[@]} big-endian objects x ${#btf[@]} s390x kernels ($pairs pairs): $total relocations compared with libbpf 1.1 for s390x"
 [ "$total" -gt 0 ] || fail compared "no relocation compared"
+
+# --- the same bytes from a big-endian host ---------------------------------------------
+rs=$(timeout 900 "$RC_ROOT/vm/cross.sh" s390x 2>"$work/out/cross.log")/bin/relocore-static
+if [ -x "$rs" ]; then
+	k=$(printf '%s\n' "${!btf[@]}" | sort | head -n1)
+	kd=$(RC_VM_KERNELS="$here/be-kernels.list" "$RC_ROOT/vm/kernel.sh" "$k" 2>/dev/null)
+	kc=(--kconfig "$kd/config" --kernel-release "$(cat "$kd/release" 2>/dev/null)")
+	same=0 differ=()
+	for o in "${objs[@]}"; do
+		n=$(basename "$o" .o) d="$work/out/$n.$k.host"
+		"$R" reloc "$o" --btf "${btf[$k]}" "${kc[@]}" -o "$d.le-host.o" >/dev/null 2>&1 || continue
+		timeout 300 qemu-s390x-static "$rs" reloc "$o" --btf "${btf[$k]}" "${kc[@]}" -o "$d.be-host.o" >/dev/null 2>&1 &&
+			cmp -s "$d.le-host.o" "$d.be-host.o" && same=$((same + 1)) || differ+=("$n")
+	done
+	[ "$same" -ge 10 ] && [ ${#differ[@]} = 0 ] && pass "be-host/same-bytes ($same objects)" ||
+		fail be-host/same-bytes "$same alike; differ or fail on the s390x host: ${differ[*]}"
+	# the baked values, big-endian: LINUX_KERNEL_VERSION, CONFIG_HZ, a bool
+	got=$(python3 - "$work/out/kconfig.bpf.$k.host.le-host.o" <<'PY' 2>&1
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+assert d[5] == 2, "not big-endian"
+shoff, = struct.unpack_from(">Q", d, 0x28)
+shnum, shstr = struct.unpack_from(">HH", d, 0x3c)
+secs = [struct.unpack_from(">IIQQQQIIQQ", d, shoff + i * 64) for i in range(shnum)]
+so = secs[shstr][4]
+for s in secs:
+    if d[so + s[0]:d.index(b"\0", so + s[0])] == b".rodata.kconfig":
+        v = d[s[4]:s[4] + s[5]]
+        print(*struct.unpack_from(">IiB", v, 0))
+PY
+)
+	rel=$(cat "$kd/release") hz=$(sed -n 's/^CONFIG_HZ=//p' "$kd/config")
+	want="$(( $(cut -d. -f1 <<<"$rel") << 16 | $(cut -d. -f2 <<<"$rel") << 8 | $(cut -d. -f3 <<<"$rel" | sed 's/[^0-9].*//') )) $hz 1"
+	[ "$got" = "$want" ] && pass "be-host/kconfig-baked ($got)" || fail be-host/kconfig-baked "got '$got', want '$want'"
+else
+	fail be-host "vm/cross.sh s390x: $(tail -n 3 "$work/out/cross.log")"
+fi
 
 # --- minimized, archived, given back big-endian ---------------------------------------
 core_objs=()
