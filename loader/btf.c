@@ -321,17 +321,14 @@ out:
 	return lib;
 }
 
-/* Split BTF @data of the other byte order over @base (a module's of a
- * big-endian kernel): libbpf converts it, read from a memfd (libbpf 1.1
- * exports no btf__new_split).  NULL with errno. */
-static struct btf *split_other_order(const void *data, size_t size, const struct rc_btf *base)
+/* libbpf's split BTF of raw @data over @base, read from a memfd (libbpf
+ * 1.1 exports no btf__new_split); either byte order.  NULL with errno. */
+static struct btf *new_split(const void *data, size_t size, struct btf *base)
 {
-	struct btf *lb = rc_btf_libbpf(base), *lib;
+	struct btf *lib;
 	char path[64];
 	int fd;
 
-	if (!lb)
-		return NULL;
 	fd = memfd_create("relocore-btf", MFD_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -341,9 +338,18 @@ static struct btf *split_other_order(const void *data, size_t size, const struct
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	lib = btf__parse_raw_split(path, lb);
+	lib = btf__parse_raw_split(path, base);
 	close(fd);
 	return lib;
+}
+
+/* Split BTF @data of the other byte order over @base (a module's of a
+ * big-endian kernel): libbpf converts it. */
+static struct btf *split_other_order(const void *data, size_t size, const struct rc_btf *base)
+{
+	struct btf *lb = rc_btf_libbpf(base);
+
+	return lb ? new_split(data, size, lb) : NULL;
 }
 
 struct rc_btf *rc_btf_from_raw(const void *data, size_t size, const struct rc_btf *base,
@@ -434,8 +440,6 @@ struct btf *rc_btf_libbpf(const struct rc_btf *b)
 {
 	struct rc_btf *m = (struct rc_btf *)b;	/* a cache, not a change */
 	struct btf *base = NULL, *lib;
-	char path[64];
-	int fd;
 
 	if (b->lib)
 		return (struct btf *)b->lib;
@@ -459,18 +463,7 @@ struct btf *rc_btf_libbpf(const struct rc_btf *b)
 	if (!base) {
 		lib = btf__new(b->raw, b->raw_len);
 	} else {
-		/* libbpf 1.1 exports no btf__new_split: read it from a memfd */
-		fd = memfd_create("relocore-btf", MFD_CLOEXEC);
-		if (fd < 0)
-			return NULL;
-		if (write(fd, b->raw, b->raw_len) != (ssize_t)b->raw_len) {
-			close(fd);
-			errno = EIO;
-			return NULL;
-		}
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		lib = btf__parse_raw_split(path, base);
-		close(fd);
+		lib = new_split(b->raw, b->raw_len, base);
 	}
 	if (!lib)
 		return NULL;
